@@ -1,0 +1,352 @@
+package graph
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+)
+
+// Graph is an immutable graph in compressed sparse row (CSR) form.
+//
+// Vertices are numbered 0..V-1. The out-neighbours of v are
+// Adj[Offsets[v]:Offsets[v+1]], sorted ascending and free of duplicates and
+// self-loops. An undirected graph stores both arcs of every edge, so that
+// scatter (which walks out-edges) sees every neighbour.
+//
+// The zero value is an empty graph.
+type Graph struct {
+	// Name describes where the graph came from (a file name or a generator
+	// spec); it is used in reports only.
+	Name string
+	// Directed is false when every edge is stored as two arcs.
+	Directed bool
+	// Offsets has V+1 entries; Offsets[V] == len(Adj).
+	Offsets []uint32
+	// Adj holds the out-neighbours of all vertices, list after list.
+	Adj []uint32
+	// Weights, when not nil, holds one weight per arc, parallel to Adj.
+	Weights []uint32
+	// Labels maps a vertex id to the label it had in the input file. Nil
+	// means the identity (generated graphs, and files whose labels already
+	// are 0..V-1).
+	Labels []uint64
+	// SelfLoops counts input edges dropped because both ends were equal.
+	SelfLoops int
+	// Duplicates counts input edges dropped because the same edge (the same
+	// arc when directed, the same unordered pair when undirected) appeared
+	// before. A weighted duplicate keeps the smallest weight.
+	Duplicates int
+}
+
+// NumVertices returns V.
+func (g *Graph) NumVertices() int {
+	if len(g.Offsets) == 0 {
+		return 0
+	}
+	return len(g.Offsets) - 1
+}
+
+// NumArcs returns the number of stored arcs: the number of messages one
+// superstep in which every vertex sends would produce.
+func (g *Graph) NumArcs() int { return len(g.Adj) }
+
+// NumEdges returns E as users count it: distinct unordered pairs for an
+// undirected graph, arcs for a directed one.
+func (g *Graph) NumEdges() int {
+	if g.Directed {
+		return len(g.Adj)
+	}
+	return len(g.Adj) / 2
+}
+
+// AvgDegree returns the average out-degree, arcs/V, which is the d of the
+// performance model (each update becomes d messages on average).
+func (g *Graph) AvgDegree() float64 {
+	if g.NumVertices() == 0 {
+		return 0
+	}
+	return float64(len(g.Adj)) / float64(g.NumVertices())
+}
+
+// Neighbors returns the out-neighbours of v. The slice aliases the graph and
+// must not be modified.
+func (g *Graph) Neighbors(v uint32) []uint32 { return g.Adj[g.Offsets[v]:g.Offsets[v+1]] }
+
+// EdgeWeights returns the weights of the out-arcs of v, parallel to
+// Neighbors(v), or nil when the graph is unweighted.
+func (g *Graph) EdgeWeights(v uint32) []uint32 {
+	if g.Weights == nil {
+		return nil
+	}
+	return g.Weights[g.Offsets[v]:g.Offsets[v+1]]
+}
+
+// OutDegree returns the number of out-arcs of v.
+func (g *Graph) OutDegree(v uint32) int { return int(g.Offsets[v+1] - g.Offsets[v]) }
+
+// Label returns the input file's label of vertex v.
+func (g *Graph) Label(v uint32) uint64 {
+	if g.Labels == nil {
+		return uint64(v)
+	}
+	return g.Labels[v]
+}
+
+// Lookup returns the vertex whose input label is label.
+func (g *Graph) Lookup(label uint64) (uint32, bool) {
+	if g.Labels == nil {
+		if label < uint64(g.NumVertices()) {
+			return uint32(label), true
+		}
+		return 0, false
+	}
+	i := sort.Search(len(g.Labels), func(i int) bool { return g.Labels[i] >= label })
+	if i < len(g.Labels) && g.Labels[i] == label {
+		return uint32(i), true
+	}
+	return 0, false
+}
+
+// MemoryBytes returns the bytes held by the CSR arrays, for the
+// bytes-per-edge figure of the benchmarks.
+func (g *Graph) MemoryBytes() int {
+	return 4*(len(g.Offsets)+len(g.Adj)+len(g.Weights)) + 8*len(g.Labels)
+}
+
+// Builder collects edges and builds a Graph. Readers and generators feed it
+// vertex ids (AddEdge) or raw file labels (AddLabelEdge), never both.
+//
+// The zero value is not ready; use NewBuilder.
+type Builder struct {
+	directed bool
+	weighted bool
+	n        int // vertices known so far (ids) or declared (labels)
+	src, dst []uint32
+	w        []uint32
+	// label mode
+	lsrc, ldst []uint64
+	extra      []uint64 // labels of vertices that exist without edges
+	byLabel    bool
+	selfLoops  int
+}
+
+// NewBuilder returns a builder for a graph with at least n vertices (ids
+// 0..n-1 exist even when no edge touches them). directed keeps arcs as given;
+// otherwise every edge is symmetrised. weighted makes AddEdge's weight
+// meaningful.
+func NewBuilder(n int, directed, weighted bool) *Builder {
+	return &Builder{n: n, directed: directed, weighted: weighted}
+}
+
+// Grow hints that about m more edges will be added.
+func (b *Builder) Grow(m int) {
+	if b.byLabel {
+		b.lsrc = slices.Grow(b.lsrc, m)
+		b.ldst = slices.Grow(b.ldst, m)
+	} else {
+		b.src = slices.Grow(b.src, m)
+		b.dst = slices.Grow(b.dst, m)
+	}
+	if b.weighted {
+		b.w = slices.Grow(b.w, m)
+	}
+}
+
+// AddEdge adds the edge u->v (and v->u when undirected) with weight w (ignored
+// when the builder is unweighted). Ids at or beyond the vertex count grow it.
+func (b *Builder) AddEdge(u, v, w uint32) {
+	if u == v {
+		b.selfLoops++
+		return
+	}
+	if int(u) >= b.n {
+		b.n = int(u) + 1
+	}
+	if int(v) >= b.n {
+		b.n = int(v) + 1
+	}
+	b.src = append(b.src, u)
+	b.dst = append(b.dst, v)
+	if b.weighted {
+		b.w = append(b.w, w)
+	}
+}
+
+// AddLabelEdge adds an edge between two file labels. The graph's vertex ids
+// are then the ranks of the distinct labels, so that a file with labels
+// 0..V-1 keeps them as ids.
+func (b *Builder) AddLabelEdge(u, v uint64, w uint32) {
+	b.byLabel = true
+	if u == v {
+		b.selfLoops++
+		b.extra = append(b.extra, u)
+		return
+	}
+	b.lsrc = append(b.lsrc, u)
+	b.ldst = append(b.ldst, v)
+	if b.weighted {
+		b.w = append(b.w, w)
+	}
+}
+
+// AddLabel declares a vertex label that exists even without edges (METIS
+// vertices with empty lines, a Matrix Market size line).
+func (b *Builder) AddLabel(l uint64) {
+	b.byLabel = true
+	b.extra = append(b.extra, l)
+}
+
+// Edges returns the number of edges added so far (self-loops excluded).
+func (b *Builder) Edges() int { return len(b.src) + len(b.lsrc) }
+
+// Build returns the CSR graph. It fails only when the graph exceeds the
+// uint32 id or arc range.
+func (b *Builder) Build(name string) (*Graph, error) {
+	g := &Graph{Name: name, Directed: b.directed, SelfLoops: b.selfLoops}
+	if b.byLabel {
+		if err := b.resolveLabels(g); err != nil {
+			return nil, err
+		}
+	}
+	arcs := len(b.src)
+	if !b.directed {
+		arcs *= 2
+	}
+	if arcs > math.MaxUint32 {
+		return nil, fmt.Errorf("graph %s: %d arcs exceed the 32-bit arc range", name, arcs)
+	}
+	if b.n > math.MaxUint32-1 {
+		return nil, fmt.Errorf("graph %s: %d vertices exceed the 32-bit id range", name, b.n)
+	}
+	n := b.n
+	off := make([]uint32, n+1)
+	for i, u := range b.src {
+		off[u+1]++
+		if !b.directed {
+			off[b.dst[i]+1]++
+		}
+	}
+	for v := 0; v < n; v++ {
+		off[v+1] += off[v]
+	}
+	adj := make([]uint32, arcs)
+	var wt []uint32
+	if b.weighted {
+		wt = make([]uint32, arcs)
+	}
+	pos := make([]uint32, n)
+	copy(pos, off[:n])
+	for i, u := range b.src {
+		v := b.dst[i]
+		adj[pos[u]] = v
+		if wt != nil {
+			wt[pos[u]] = b.w[i]
+		}
+		pos[u]++
+		if !b.directed {
+			adj[pos[v]] = u
+			if wt != nil {
+				wt[pos[v]] = b.w[i]
+			}
+			pos[v]++
+		}
+	}
+	pos = nil
+	b.src, b.dst, b.w = nil, nil, nil
+
+	// Sort every list, drop duplicates (keeping the smallest weight), and
+	// compact in place.
+	removed := 0
+	out := uint32(0)
+	start := uint32(0)
+	for v := 0; v < n; v++ {
+		end := off[v+1]
+		seg := adj[start:end]
+		if wt == nil {
+			slices.Sort(seg)
+		} else {
+			sortWeighted(seg, wt[start:end])
+		}
+		off[v] = out
+		for i := range seg {
+			if i > 0 && seg[i] == seg[i-1] {
+				removed++
+				continue
+			}
+			adj[out] = seg[i]
+			if wt != nil {
+				wt[out] = wt[start+uint32(i)]
+			}
+			out++
+		}
+		start = end
+	}
+	off[n] = out
+	if removed > 0 {
+		adj = slices.Clip(adj[:out])
+		if wt != nil {
+			wt = slices.Clip(wt[:out])
+		}
+	}
+	if b.directed {
+		g.Duplicates = removed
+	} else {
+		g.Duplicates = removed / 2
+	}
+	g.Offsets, g.Adj, g.Weights = off, adj, wt
+	return g, nil
+}
+
+// resolveLabels turns label edges into id edges: ids are label ranks.
+func (b *Builder) resolveLabels(g *Graph) error {
+	all := make([]uint64, 0, len(b.lsrc)+len(b.ldst)+len(b.extra))
+	all = append(all, b.lsrc...)
+	all = append(all, b.ldst...)
+	all = append(all, b.extra...)
+	slices.Sort(all)
+	all = slices.Compact(all)
+	if len(all) > math.MaxUint32-1 {
+		return fmt.Errorf("graph %s: %d vertices exceed the 32-bit id range", g.Name, len(all))
+	}
+	identity := len(all) == 0 || all[len(all)-1] == uint64(len(all)-1)
+	if !identity {
+		g.Labels = slices.Clip(all)
+	}
+	id := func(l uint64) uint32 {
+		if identity {
+			return uint32(l)
+		}
+		i, _ := slices.BinarySearch(all, l)
+		return uint32(i)
+	}
+	b.src = make([]uint32, len(b.lsrc))
+	b.dst = make([]uint32, len(b.ldst))
+	for i := range b.lsrc {
+		b.src[i] = id(b.lsrc[i])
+		b.dst[i] = id(b.ldst[i])
+	}
+	b.n = len(all)
+	b.lsrc, b.ldst, b.extra = nil, nil, nil
+	return nil
+}
+
+// sortWeighted sorts a neighbour segment and its weights together, by
+// neighbour and then by weight, so that deduplication keeps the lightest arc.
+func sortWeighted(adj, w []uint32) {
+	sort.Sort(weightedSeg{adj, w})
+}
+
+type weightedSeg struct{ adj, w []uint32 }
+
+func (s weightedSeg) Len() int { return len(s.adj) }
+func (s weightedSeg) Less(i, j int) bool {
+	if s.adj[i] != s.adj[j] {
+		return s.adj[i] < s.adj[j]
+	}
+	return s.w[i] < s.w[j]
+}
+func (s weightedSeg) Swap(i, j int) {
+	s.adj[i], s.adj[j] = s.adj[j], s.adj[i]
+	s.w[i], s.w[j] = s.w[j], s.w[i]
+}
