@@ -85,7 +85,7 @@ type source struct {
 
 func (s source) at(line, col int) Pos {
 	if line == 0 {
-		return Pos{File: s.file, Line: s.line, Col: s.col + col}
+		return Pos{File: s.file, Line: s.line, Col: s.col + col + 1}
 	}
 	return Pos{File: s.file, Line: s.line + line, Col: col + 1}
 }

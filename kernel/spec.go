@@ -318,11 +318,6 @@ func validName(s string) bool {
 
 // tomlError turns a go-toml error into a positioned error.
 func tomlError(file string, err error) error {
-	var de *toml.DecodeError
-	if errors.As(err, &de) {
-		row, col := de.Position()
-		return ErrorList{{Pos: Pos{File: file, Line: row, Col: col}, Msg: de.Error()}}
-	}
 	var se *toml.StrictMissingError
 	if errors.As(err, &se) && len(se.Errors) > 0 {
 		var l ErrorList
@@ -331,6 +326,11 @@ func tomlError(file string, err error) error {
 			l = append(l, &Error{Pos: Pos{File: file, Line: row, Col: col}, Msg: "unknown key " + strings.Join(e.Key(), ".")})
 		}
 		return l
+	}
+	var de *toml.DecodeError
+	if errors.As(err, &de) {
+		row, col := de.Position()
+		return ErrorList{{Pos: Pos{File: file, Line: row, Col: col}, Msg: de.Error()}}
 	}
 	return ErrorList{{Pos: Pos{File: file}, Msg: err.Error()}}
 }

@@ -1,0 +1,227 @@
+package kernel
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/gravf-tui/gravf-tui/graph"
+)
+
+// RunOptions controls the BSP reference engine.
+type RunOptions struct {
+	// MaxSupersteps stops a run that has not converged; 0 means
+	// max(1000, V+2), enough for any monotone kernel (BFS, WCC, SSSP on
+	// a line of V vertices needs V supersteps).
+	MaxSupersteps int
+	// Progress, when set, is called after every superstep.
+	Progress func(s Superstep)
+}
+
+// Superstep is what one superstep did.
+type Superstep struct {
+	Index int `json:"superstep"`
+	// Active counts the vertices that issued an update (at most one each).
+	Active int `json:"active"`
+	// Messages counts the messages produced by scatter: the traversed edges.
+	Messages int64 `json:"messages"`
+}
+
+// Result is the outcome of a reference run.
+type Result struct {
+	Kernel *Kernel
+	Graph  *graph.Graph
+	// States holds Fields values per vertex, vertex after vertex, in the
+	// order of the vertex layout. f32 fields hold their IEEE bits.
+	States []uint64
+	Fields int
+	// Supersteps lists every superstep, including the last one, in which no
+	// vertex sent an update (unless the run stopped at MaxSupersteps).
+	Supersteps []Superstep
+	// Messages is the total of traversed edges, the numerator of TEPS.
+	Messages int64
+	// Converged is false when the run stopped at MaxSupersteps.
+	Converged bool
+}
+
+// State returns the state of vertex v; it aliases Result.States.
+func (r *Result) State(v uint32) []uint64 {
+	return r.States[int(v)*r.Fields : int(v)*r.Fields+r.Fields]
+}
+
+// EdgeData fills the edge fields of a kernel from a graph's weights: the
+// first edge field gets the weight (1 for unweighted graphs), others 0.
+// It fails when a weight does not fit the field.
+func EdgeData(k *Kernel, g *graph.Graph) error {
+	if len(k.Checked.EdgeT) == 0 || g.Weights == nil {
+		return nil
+	}
+	t := k.Checked.EdgeT[0]
+	if t.Float {
+		return nil
+	}
+	m := t.Mask()
+	for _, w := range g.Weights {
+		if uint64(w) > m {
+			return fmt.Errorf("kernel %s: edge weight %d does not fit edge field %s (%s); widen it (for example --param weightsize=32)",
+				k.Spec.Name, w, k.Spec.Edge[0].Name, t)
+		}
+	}
+	return nil
+}
+
+// Run executes the kernel on g in supersteps, exactly as the programming
+// model defines them: init every vertex; then, in superstep s, apply sweeps
+// every vertex (superstep = s), and the updates it issues are scattered
+// along every out-edge and gathered at the destinations (superstep = s+1,
+// the superstep that receives them). The run ends after the first
+// superstep in which no vertex sends.
+//
+// Senders are processed in ascending id order and their edges in adjacency
+// order, which fixes the summation order of f32 kernels.
+func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Result, error) {
+	if k.Vertices != g.NumVertices() {
+		return nil, fmt.Errorf("kernel %s was bound to %d vertices but the graph has %d", k.Spec.Name, k.Vertices, g.NumVertices())
+	}
+	if err := EdgeData(k, g); err != nil {
+		return nil, err
+	}
+	n := g.NumVertices()
+	nf := len(k.Checked.VertexT)
+	nu := len(k.Checked.UpdateT)
+	nm := len(k.Checked.MessageT)
+	res := &Result{Kernel: k, Graph: g, Fields: nf, States: make([]uint64, n*nf)}
+	maxSteps := opt.MaxSupersteps
+	if maxSteps <= 0 {
+		maxSteps = max(1000, n+2)
+	}
+	c := k.NewCtx()
+	for v := 0; v < n; v++ {
+		c.ID = uint64(v)
+		c.Degree = uint64(g.OutDegree(uint32(v)))
+		k.Init(c, res.States[v*nf:v*nf+nf])
+	}
+	senders := make([]uint32, 0, 1024)
+	updates := make([]uint64, 0, 1024)
+	upd := make([]uint64, nu)
+	msg := make([]uint64, max(nm, 1))
+	edge := make([]uint64, len(k.Checked.EdgeT))
+	copyMsg := k.ScatterIsCopy()
+	hasEdge := len(edge) > 0
+	for s := 0; s < maxSteps; s++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		// Apply: sweep every vertex.
+		senders, updates = senders[:0], updates[:0]
+		c.Superstep = uint64(s)
+		var msgs int64
+		for v := 0; v < n; v++ {
+			c.ID = uint64(v)
+			c.Degree = uint64(g.OutDegree(uint32(v)))
+			if k.Apply(c, res.States[v*nf:v*nf+nf], upd) {
+				senders = append(senders, uint32(v))
+				updates = append(updates, upd...)
+				msgs += int64(c.Degree)
+			}
+		}
+		st := Superstep{Index: s, Active: len(senders), Messages: msgs}
+		res.Supersteps = append(res.Supersteps, st)
+		res.Messages += msgs
+		if opt.Progress != nil {
+			opt.Progress(st)
+		}
+		if len(senders) == 0 {
+			res.Converged = true
+			return res, nil
+		}
+		// Scatter and gather.
+		c.Superstep = uint64(s + 1)
+		for i, u := range senders {
+			c.Update = updates[i*nu : i*nu+nu]
+			c.Sender = uint64(u)
+			c.Degree = uint64(g.OutDegree(u))
+			nbrs := g.Neighbors(u)
+			ws := g.EdgeWeights(u)
+			if copyMsg {
+				c.Msg = c.Update
+			} else {
+				c.Msg = msg
+			}
+			for j, w := range nbrs {
+				if !copyMsg {
+					c.Neighbor = uint64(w)
+					if hasEdge {
+						if ws != nil {
+							edge[0] = uint64(ws[j])
+						} else {
+							edge[0] = 1
+						}
+						c.Edge = edge
+					}
+					k.Scatter(c, msg)
+				}
+				c.ID = uint64(w)
+				k.Gather(c, res.States[int(w)*nf:int(w)*nf+nf])
+			}
+		}
+	}
+	return res, nil
+}
+
+// WriteTSV writes the final states as the `ref` command prints them: a
+// header "vertex<TAB><field>...", then one row per vertex under the input's
+// labels. Vertex-id fields print labels, "none" values print '-', and f32
+// fields print with %.9g.
+func (r *Result) WriteTSV(w io.Writer) error {
+	s := r.Kernel.Spec
+	ts := r.Kernel.Checked.VertexT
+	buf := make([]byte, 0, 1<<16)
+	buf = append(buf, "vertex"...)
+	for _, f := range s.Vertex {
+		buf = append(buf, '\t')
+		buf = append(buf, f.Name...)
+	}
+	buf = append(buf, '\n')
+	n := r.Graph.NumVertices()
+	for v := 0; v < n; v++ {
+		buf = strconv.AppendUint(buf, r.Graph.Label(uint32(v)), 10)
+		st := r.State(uint32(v))
+		for i, t := range ts {
+			buf = append(buf, '\t')
+			buf = AppendValue(buf, st[i], t, s.Vertex[i].None, r.Graph)
+		}
+		buf = append(buf, '\n')
+		if len(buf) > 1<<15 {
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+	}
+	_, err := w.Write(buf)
+	return err
+}
+
+// AppendValue formats one field value for reports: vertex ids as the
+// graph's labels ('-' when not a vertex), f32 with %.9g, other integers in
+// decimal, and the all-ones value of a "none" field as '-'.
+func AppendValue(buf []byte, v uint64, t Type, none bool, g *graph.Graph) []byte {
+	switch {
+	case t.Float:
+		return strconv.AppendFloat(buf, float64(math.Float32frombits(uint32(v))), 'g', 9, 32)
+	case t.VID:
+		if g == nil {
+			return strconv.AppendUint(buf, v, 10)
+		}
+		if v >= uint64(g.NumVertices()) {
+			return append(buf, '-')
+		}
+		return strconv.AppendUint(buf, g.Label(uint32(v)), 10)
+	case none && v == t.Mask():
+		return append(buf, '-')
+	}
+	return strconv.AppendUint(buf, v, 10)
+}
