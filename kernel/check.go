@@ -15,7 +15,7 @@ type Checked struct {
 	// Field types of each layout, parallel to the Spec's layouts.
 	VertexT, EdgeT, UpdateT, MessageT []Type
 	// Params holds the bound parameter values (f32 as bits), by name.
-	Params map[string]ParamValue
+	Params                       map[string]ParamValue
 	Init, Gather, Apply, Scatter *CheckedProgram
 }
 

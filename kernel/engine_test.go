@@ -6,7 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-		"strconv"
+	"strconv"
 	"testing"
 
 	"github.com/gravf-tui/gravf-tui/graph"

@@ -32,7 +32,9 @@ func TestParseErrors(t *testing.T) {
 		edit func(string) string
 		want string
 	}{
-		{"unknown name", func(s string) string { return strings.Replace(s, "min(state.label, msg.label)", "min(state.lable, msg.label)", 1) },
+		{"unknown name", func(s string) string {
+			return strings.Replace(s, "min(state.label, msg.label)", "min(state.lable, msg.label)", 1)
+		},
 			"k.toml:12:14: state has no field lable (fields: label, active)"},
 		{"float against integer", func(s string) string { return strings.Replace(s, "label  = id", "label  = 1.5", 1) },
 			"k.toml:8:10: cannot assign f32 to label (vid(u32)): convert with vid(...)"},
@@ -40,11 +42,15 @@ func TestParseErrors(t *testing.T) {
 			"k.toml:9:10: state.label is not available in init"},
 		{"too wide", func(s string) string { return strings.Replace(s, "active       = 0", "active       = state.label", 1) },
 			"k.toml:18:16: vid(u32) value does not fit active (u1): cast with u1(...)"},
-		{"syntax", func(s string) string { return strings.Replace(s, "send         = state.active", "send         = state.active +", 1) },
+		{"syntax", func(s string) string {
+			return strings.Replace(s, "send         = state.active", "send         = state.active +", 1)
+		},
 			"k.toml:16:30: expression ends early"},
 		{"missing send", func(s string) string { return strings.Replace(s, "send         = state.active\n", "", 1) },
 			"k.toml:16:1: apply must assign send"},
-		{"assigned twice", func(s string) string { return strings.Replace(s, "active       = 0", "active       = 0\nactive = 1", 1) },
+		{"assigned twice", func(s string) string {
+			return strings.Replace(s, "active       = 0", "active       = 0\nactive = 1", 1)
+		},
 			"k.toml:19:1: active is assigned twice (first at line 18)"},
 		{"unknown function", func(s string) string { return strings.Replace(s, "min(state.label", "mni(state.label", 1) },
 			"k.toml:12:10: unknown function mni"},
@@ -133,23 +139,23 @@ func TestSemantics(t *testing.T) {
 		state     []uint64
 		want      uint64
 	}{
-		{"32", "state.a + 1", []uint64{0xFFFFFFFF, 0, 0}, 0},               // wraps at 32 bits
-		{"8", "state.b - 1", []uint64{0, 0, 0}, 0xFF},                      // wraps at 8 bits
-		{"32", "state.a / 0", []uint64{7, 0, 0}, 0xFFFFFFFF},              // total division
-		{"32", "state.a % 0", []uint64{7, 0, 0}, 7},                       // total remainder
-		{"32", "state.a >> 40", []uint64{7, 0, 0}, 0},                     // shift past width
-		{"32", "u32(state.b) << 4", []uint64{0, 0xFF, 0}, 0xFF0},          // cast then shift
-		{"8", "u8(state.a)", []uint64{0x1234, 0, 0}, 0x34},                // truncating cast
-		{"32", "max(state.a, state.b)", []uint64{3, 9, 0}, 9},             // mixed widths widen
-		{"32", "state.a > 2 ? state.a : 100", []uint64{1, 0, 0}, 100},     // ternary
-		{"32", "u32(state.f)", []uint64{0, 0, f(-3.5)}, 0},                // saturate below
-		{"8", "u8(state.f)", []uint64{0, 0, f(1e9)}, 255},                 // saturate above
-		{"32", "u32(state.f)", []uint64{0, 0, f(7.9)}, 7},                 // truncate toward zero
-		{`"f32"`, "state.f * p + 1.0", []uint64{0, 0, f(2)}, f(6)},          // f32 and parameter
-		{`"f32"`, "f32(state.a) / 4.0", []uint64{10, 0, 0}, f(2.5)},         // int to f32
-		{`"f32"`, "abs(-state.f)", []uint64{0, 0, f(1.25)}, f(1.25)},        // abs and negation
-		{`"f32"`, "min(state.f, 0.5)", []uint64{0, 0, f(0.75)}, f(0.5)},     // f32 min
-		{"32", "(1 + 2) * 3", nil, 9},                                     // constant folding
+		{"32", "state.a + 1", []uint64{0xFFFFFFFF, 0, 0}, 0},            // wraps at 32 bits
+		{"8", "state.b - 1", []uint64{0, 0, 0}, 0xFF},                   // wraps at 8 bits
+		{"32", "state.a / 0", []uint64{7, 0, 0}, 0xFFFFFFFF},            // total division
+		{"32", "state.a % 0", []uint64{7, 0, 0}, 7},                     // total remainder
+		{"32", "state.a >> 40", []uint64{7, 0, 0}, 0},                   // shift past width
+		{"32", "u32(state.b) << 4", []uint64{0, 0xFF, 0}, 0xFF0},        // cast then shift
+		{"8", "u8(state.a)", []uint64{0x1234, 0, 0}, 0x34},              // truncating cast
+		{"32", "max(state.a, state.b)", []uint64{3, 9, 0}, 9},           // mixed widths widen
+		{"32", "state.a > 2 ? state.a : 100", []uint64{1, 0, 0}, 100},   // ternary
+		{"32", "u32(state.f)", []uint64{0, 0, f(-3.5)}, 0},              // saturate below
+		{"8", "u8(state.f)", []uint64{0, 0, f(1e9)}, 255},               // saturate above
+		{"32", "u32(state.f)", []uint64{0, 0, f(7.9)}, 7},               // truncate toward zero
+		{`"f32"`, "state.f * p + 1.0", []uint64{0, 0, f(2)}, f(6)},      // f32 and parameter
+		{`"f32"`, "f32(state.a) / 4.0", []uint64{10, 0, 0}, f(2.5)},     // int to f32
+		{`"f32"`, "abs(-state.f)", []uint64{0, 0, f(1.25)}, f(1.25)},    // abs and negation
+		{`"f32"`, "min(state.f, 0.5)", []uint64{0, 0, f(0.75)}, f(0.5)}, // f32 min
+		{"32", "(1 + 2) * 3", nil, 9},                                   // constant folding
 		{"1", "!state.a && state.b == 0 || state.a == 5", []uint64{5, 1, 0}, 1},
 		{"32", "~state.a & 0xF", []uint64{0xFFFFFFF0, 0, 0}, 0xF},
 		{"32", "none", nil, 0xFFFFFFFF},

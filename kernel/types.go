@@ -26,7 +26,7 @@ var (
 	// untypedMixed is a conditional choosing between an integer constant
 	// and none; it takes its type from its context.
 	untypedMixed = Type{untyped: 3}
-	boolType    = Type{Width: 1}
+	boolType     = Type{Width: 1}
 )
 
 // Uint returns the unsigned integer type of w bits.
