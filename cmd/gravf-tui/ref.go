@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/kernel"
+	"github.com/gravf-tui/gravf-tui/samples"
+	"github.com/spf13/cobra"
+)
+
+// graphFlags are the flags every command that reads a graph shares.
+type graphFlags struct {
+	spec          string
+	format        string
+	directed      bool
+	randomWeights uint32
+	seed          uint64
+}
+
+func (f *graphFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.spec, "graph", "", "graph: a file, or a generator such as uniform:v=65536,d=32,seed=1, rmat:scale=16,ef=16, layered:w=64,d=256, line:n=1000, grid:rows=100,cols=100")
+	cmd.Flags().StringVar(&f.format, "format", "auto", "file format: auto, edgelist, mtx, metis, dimacs")
+	cmd.Flags().BoolVar(&f.directed, "directed", false, "keep arcs as given (default: symmetrise every edge)")
+	cmd.Flags().Uint32Var(&f.randomWeights, "random-weights", 0, "give unweighted edges seeded random weights in [1, N]")
+	cmd.Flags().Uint64Var(&f.seed, "weight-seed", 1, "seed of --random-weights")
+}
+
+func (f *graphFlags) load(weighted bool) (*graph.Graph, error) {
+	if f.spec == "" {
+		return nil, usagef("--graph is required")
+	}
+	format, err := graph.ParseFormat(f.format)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return graph.Load(f.spec, graph.ReadOptions{Format: format, Directed: f.directed, Weighted: weighted,
+		RandomWeights: f.randomWeights, Seed: f.seed})
+}
+
+// parseParams turns repeated --param k=v flags into a map.
+func parseParams(kv []string) (map[string]string, error) {
+	m := map[string]string{}
+	for _, p := range kv {
+		k, v, ok := strings.Cut(p, "=")
+		if !ok || k == "" {
+			return nil, usagef("--param %q: want name=value", p)
+		}
+		m[strings.TrimSpace(k)] = strings.TrimSpace(v)
+	}
+	return m, nil
+}
+
+// bindKernel loads a kernel and binds it to a graph.
+func bindKernel(name string, g *graph.Graph, params []string) (*kernel.Kernel, error) {
+	s, err := samples.LoadKernel(name)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	pm, err := parseParams(params)
+	if err != nil {
+		return nil, err
+	}
+	k, err := s.Bind(kernel.Env{Vertices: g.NumVertices(), Params: pm, Lookup: g.Lookup})
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return k, nil
+}
+
+func newRefCmd() *cobra.Command {
+	var gf graphFlags
+	var kname, out string
+	var params []string
+	var maxSteps int
+	var quiet bool
+	cmd := &cobra.Command{
+		Use:   "ref --kernel K --graph G [--param k=v] --out FILE",
+		Short: "Run the BSP reference engine and write the final vertex states as TSV",
+		Long: `ref runs a kernel on a graph in supersteps, exactly as the programming model
+defines them, and writes one row per vertex under the input's own labels.
+It is the functional golden model for the simulator and the generated RTL.
+Per-superstep counts go to stderr.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if kname == "" {
+				return usagef("--kernel is required")
+			}
+			g, err := gf.load(true)
+			if err != nil {
+				return err
+			}
+			k, err := bindKernel(kname, g, params)
+			if err != nil {
+				return err
+			}
+			res, err := kernel.Run(context.Background(), k, g, kernel.RunOptions{MaxSupersteps: maxSteps})
+			if err != nil {
+				return err
+			}
+			if !quiet {
+				printSupersteps(cmd.ErrOrStderr(), res)
+			}
+			if out == "" || out == "-" {
+				w := bufio.NewWriter(cmd.OutOrStdout())
+				if err := res.WriteTSV(w); err != nil {
+					return err
+				}
+				return w.Flush()
+			}
+			return writeFileAtomic(out, res.WriteTSV)
+		},
+	}
+	gf.register(cmd)
+	cmd.Flags().StringVar(&kname, "kernel", "", "kernel: a built-in name (see `gravf-tui kernels`) or a folder with kernel.toml")
+	cmd.Flags().StringArrayVar(&params, "param", nil, "kernel parameter name=value (vertex parameters take the input's labels); repeatable")
+	cmd.Flags().StringVar(&out, "out", "-", "output TSV file ('-' for stdout)")
+	cmd.Flags().IntVar(&maxSteps, "max-supersteps", 0, "stop after this many supersteps (0: max(1000, V+2))")
+	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "do not print the per-superstep table")
+	return cmd
+}
+
+func printSupersteps(w io.Writer, res *kernel.Result) {
+	fmt.Fprintf(w, "%s on %s: V=%d E=%d, %d supersteps, %d messages (traversed edges)%s\n",
+		res.Kernel.Spec.Name, res.Graph.Name, res.Graph.NumVertices(), res.Graph.NumEdges(), len(res.Supersteps), res.Messages,
+		map[bool]string{false: ", stopped at the superstep limit"}[res.Converged])
+	if len(res.Supersteps) > 40 {
+		fmt.Fprintf(w, "  (first 20 and last 20 supersteps)\n")
+	}
+	fmt.Fprintf(w, "  %9s %12s %14s\n", "superstep", "active", "messages")
+	for i, s := range res.Supersteps {
+		if len(res.Supersteps) > 40 && i >= 20 && i < len(res.Supersteps)-20 {
+			continue
+		}
+		fmt.Fprintf(w, "  %9d %12d %14d\n", s.Index, s.Active, s.Messages)
+	}
+}
+
+// writeFileAtomic writes through a temporary file in the same folder and
+// renames it into place, so a failure never leaves a half-written file.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	bw := bufio.NewWriterSize(tmp, 1<<16)
+	if err := write(bw); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
