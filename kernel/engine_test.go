@@ -213,8 +213,7 @@ func plainWCC(g *graph.Graph) []uint32 {
 	for i := range parent {
 		parent[i] = uint32(i)
 	}
-	var find func(x uint32) uint32
-	find = func(x uint32) uint32 {
+	find := func(x uint32) uint32 {
 		for parent[x] != x {
 			parent[x] = parent[parent[x]]
 			x = parent[x]

@@ -42,13 +42,6 @@ func (l ErrorList) Error() string {
 	return b.String()
 }
 
-func (l ErrorList) err() error {
-	if len(l) == 0 {
-		return nil
-	}
-	return l
-}
-
 type tokKind int
 
 const (
@@ -90,10 +83,7 @@ func (s source) at(line, col int) Pos {
 	return Pos{File: s.file, Line: s.line + line, Col: col + 1}
 }
 
-var ops3 = []string{}
 var ops2 = []string{"<<", ">>", "<=", ">=", "==", "!=", "&&", "||"}
-
-const ops1 = "+-*/%&|^~!<>?:=(),."
 
 // lex splits a program into tokens. It never fails: an unknown character
 // becomes an operator token that the parser then rejects with its position.

@@ -1,0 +1,49 @@
+# gravf-tui build and test entry points.
+#
+#   make test   install the hardware tools the tests need (when root on
+#               Debian and they are missing), then vet and run every test.
+
+GO       ?= go
+TOOLS    := iverilog verilator yosys gpmetis
+PACKAGES := iverilog verilator yosys metis
+
+.PHONY: test tools vet staticcheck bench fuzz build
+
+build:
+	$(GO) build -o gravf-tui ./cmd/gravf-tui
+
+test: tools vet
+	$(GO) test -count=1 ./...
+
+# tools installs the Debian packages whose programs are missing. The tests
+# that need them fail in CI when they are absent; outside CI they skip.
+tools:
+	@missing=""; \
+	for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing $(PACKAGES) (missing:$$missing)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(PACKAGES) >/dev/null; \
+	  else \
+	    echo "warning: missing$$missing; install the Debian packages $(PACKAGES)"; \
+	  fi; \
+	fi
+
+vet:
+	@test -z "$$(gofmt -l . | tee /dev/stderr)" || (echo "gofmt: the files above need formatting" && exit 1)
+	$(GO) vet ./...
+
+staticcheck:
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# fuzz runs every fuzz target for FUZZTIME each.
+FUZZTIME ?= 30s
+fuzz:
+	@for pkg in $$($(GO) list ./...); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
