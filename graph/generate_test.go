@@ -162,7 +162,7 @@ func TestGenerateUniform(t *testing.T) {
 }
 
 func TestGenerateRMAT(t *testing.T) {
-	g := mustGenerate(t, "rmat:scale=14,ef=16,seed=2")
+	g := mustGenerate(t, "rmat:scale=14,ef=16,seed=2,scramble=true")
 	checkCSR(t, g)
 	st := ComputeStats(g)
 	if st.V != 1<<14 {
@@ -371,7 +371,7 @@ func TestGenerateDeterministic(t *testing.T) {
 		golden      uint64
 	}{
 		{"uniform:v=1000,d=6,seed=1,maxw=50", "uniform:v=1000,d=6,seed=2,maxw=50", 0x3d629aa84944c97b},
-		{"rmat:scale=10,ef=8,seed=1,maxw=50", "rmat:scale=10,ef=8,seed=2,maxw=50", 0x2a6d7570fe5e7f38},
+		{"rmat:scale=10,ef=8,seed=1,maxw=50,scramble=true", "rmat:scale=10,ef=8,seed=2,maxw=50,scramble=true", 0x2a6d7570fe5e7f38},
 		{"rmat:scale=9,ef=4,seed=1,scramble=false,directed=true", "rmat:scale=9,ef=4,seed=2,scramble=false,directed=true", 0xcc5ea9baa30dcedc},
 		{"layered:w=20,d=10,extra=2,seed=1,maxw=50", "layered:w=20,d=10,extra=2,seed=2,maxw=50", 0x754a2a54be328ce3},
 		{"line:n=50,maxw=50", "line:n=50,maxw=50,seed=2", 0x14c7fa3c15d04ef0},
