@@ -35,6 +35,9 @@ type program struct {
 	steps   []step
 	nlocals int
 	nassign int
+	// fast, when set, runs the whole program: programs of one or two
+	// assignments and no locals (most gathers) skip the general loop.
+	fast func(c *Ctx, out []uint64)
 }
 
 // Kernel is a spec bound to a graph size and parameter values, compiled to
@@ -47,6 +50,7 @@ type Kernel struct {
 
 	init, gather, apply, scatter program
 	scatterCopy                  bool
+	scatterPerSender             bool
 }
 
 // Env is what binding a spec needs to know.
@@ -85,6 +89,12 @@ func (s *Spec) Bind(env Env) (*Kernel, error) {
 		k.scatterCopy = true
 	} else {
 		k.scatter = compileProgram(c.Scatter)
+		k.scatterPerSender = true
+		for _, st := range c.Scatter.Stmts {
+			if refers(st.Value, RefNeighbor) || refers(st.Value, RefEdge) {
+				k.scatterPerSender = false
+			}
+		}
 	}
 	return k, nil
 }
@@ -129,6 +139,25 @@ func (k *Kernel) Scatter(c *Ctx, msg []uint64) {
 	k.scatter.run(c, msg, nil, nil)
 }
 
+// ScatterPerSender reports whether the message depends only on the update
+// and the sender (not on the edge or the neighbour), so that an engine may
+// run scatter once per update instead of once per edge. The result is the
+// same; only the work differs.
+func (k *Kernel) ScatterPerSender() bool { return k.scatterPerSender || k.scatterCopy }
+
+// refers reports whether n reads the input r.
+func refers(n *Node, r RefKind) bool {
+	if n.Op == OpRef && n.Ref == r {
+		return true
+	}
+	for _, a := range n.Args {
+		if refers(a, r) {
+			return true
+		}
+	}
+	return false
+}
+
 // ScatterIsCopy reports whether the message is the update unchanged, which
 // lets engines skip the scatter program.
 func (k *Kernel) ScatterIsCopy() bool { return k.scatterCopy }
@@ -136,6 +165,10 @@ func (k *Kernel) ScatterIsCopy() bool { return k.scatterCopy }
 // run evaluates every step in order: lets become visible at once; all
 // assignments read the old values and are written at the end.
 func (p *program) run(c *Ctx, out, upd []uint64, send *uint64) {
+	if p.fast != nil {
+		p.fast(c, out)
+		return
+	}
 	vals := c.vals
 	j := 0
 	for i := range p.steps {
@@ -174,6 +207,22 @@ func compileProgram(cp *CheckedProgram) program {
 		p.steps = append(p.steps, step{fn: compileExpr(st.Value), kind: st.Kind, index: st.Index})
 		if st.Kind != TargetLocal {
 			p.nassign++
+		}
+	}
+	simple := len(p.steps) == p.nassign
+	for _, s := range p.steps {
+		simple = simple && (s.kind == TargetState || s.kind == TargetMessage)
+	}
+	switch {
+	case simple && len(p.steps) == 1:
+		f, i := p.steps[0].fn, p.steps[0].index
+		p.fast = func(c *Ctx, out []uint64) { out[i] = f(c) }
+	case simple && len(p.steps) == 2:
+		f, i := p.steps[0].fn, p.steps[0].index
+		g, j := p.steps[1].fn, p.steps[1].index
+		p.fast = func(c *Ctx, out []uint64) {
+			a, b := f(c), g(c)
+			out[i], out[j] = a, b
 		}
 	}
 	return p

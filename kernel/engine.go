@@ -109,6 +109,7 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 	msg := make([]uint64, max(nm, 1))
 	edge := make([]uint64, len(k.Checked.EdgeT))
 	copyMsg := k.ScatterIsCopy()
+	perSender := k.ScatterPerSender()
 	hasEdge := len(edge) > 0
 	for s := 0; s < maxSteps; s++ {
 		if err := ctx.Err(); err != nil {
@@ -145,13 +146,17 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 			c.Degree = uint64(g.OutDegree(u))
 			nbrs := g.Neighbors(u)
 			ws := g.EdgeWeights(u)
-			if copyMsg {
+			switch {
+			case copyMsg:
 				c.Msg = c.Update
-			} else {
+			case perSender:
+				k.Scatter(c, msg)
+				c.Msg = msg
+			default:
 				c.Msg = msg
 			}
 			for j, w := range nbrs {
-				if !copyMsg {
+				if !perSender {
 					c.Neighbor = uint64(w)
 					if hasEdge {
 						if ws != nil {
