@@ -1,0 +1,115 @@
+package graph
+
+// readDIMACS reads a DIMACS 9th Implementation Challenge shortest-path graph
+// (.gr): 'c' comment lines, one problem line "p sp N M", then M arc lines
+// "a u v w" with 1-based vertex ids and integer weights. Vertex labels are
+// 1..N.
+func readDIMACS(lr *lineReader, opt ReadOptions) (*Graph, error) {
+	var (
+		b        *Builder
+		n, m     uint64
+		pLine    int
+		count    uint64
+		seenLine bool
+	)
+	for {
+		line, ok := lr.next()
+		if !ok {
+			break
+		}
+		f, i := nextField(line, 0)
+		if len(f) == 0 {
+			continue
+		}
+		seenLine = true
+		switch {
+		case f[0] == 'c':
+			// "c text", and also "c----" as some files have it.
+			continue
+		case len(f) == 1 && f[0] == 'p':
+			if pLine != 0 {
+				return nil, lr.errorf("second problem line (the first is on line %d)", pLine)
+			}
+			if f, i = nextField(line, i); string(f) != "sp" {
+				if len(f) == 0 {
+					return nil, lr.errorf("problem line %s must be \"p sp N M\"", quoteField(line))
+				}
+				return nil, lr.errorf("problem type %s is not supported: only shortest-path graphs (\"p sp N M\")", quoteField(f))
+			}
+			var nm [2]uint64
+			for k := range nm {
+				if f, i = nextField(line, i); len(f) == 0 {
+					return nil, lr.errorf("problem line %s must be \"p sp N M\"", quoteField(line))
+				}
+				x, ok := parseDecimal(f)
+				if !ok {
+					return nil, lr.errorf("problem line: %s is not a non-negative integer", quoteField(f))
+				}
+				nm[k] = x
+			}
+			if f, _ = nextField(line, i); len(f) != 0 {
+				return nil, lr.errorf("problem line %s has more than \"p sp N M\"", quoteField(line))
+			}
+			n, m = nm[0], nm[1]
+			if err := checkDeclaredVertices(lr, n, m); err != nil {
+				return nil, err
+			}
+			pLine = lr.n
+			b = NewBuilder(int(n), opt.Directed, opt.Weighted)
+			b.Grow(int(min(m, growCap)))
+		case len(f) == 1 && f[0] == 'a':
+			if pLine == 0 {
+				return nil, lr.errorf("arc before the problem line \"p sp N M\"")
+			}
+			count++
+			if count > m {
+				return nil, lr.errorf("more arcs than the %d declared on line %d", m, pLine)
+			}
+			var uv [2]uint32
+			for k := range uv {
+				if f, i = nextField(line, i); len(f) == 0 {
+					return nil, lr.errorf("arc line %s must be \"a u v w\"", quoteField(line))
+				}
+				x, ok := parseDecimal(f)
+				if !ok {
+					return nil, lr.errorf("vertex %s is not a positive integer", quoteField(f))
+				}
+				if x < 1 || x > n {
+					return nil, lr.errorf("vertex %d out of range 1..%d", x, n)
+				}
+				uv[k] = uint32(x - 1)
+			}
+			if f, i = nextField(line, i); len(f) == 0 {
+				return nil, lr.errorf("arc line %s has no weight; it must be \"a u v w\"", quoteField(line))
+			}
+			w, msg := parseIntWeight(f)
+			if msg != "" {
+				return nil, lr.errorf("%s", msg)
+			}
+			if f, _ = nextField(line, i); len(f) != 0 {
+				return nil, lr.errorf("arc line %s has more than \"a u v w\"", quoteField(line))
+			}
+			b.AddEdge(uv[0], uv[1], w)
+		default:
+			return nil, lr.errorf("line starts with %s: a DIMACS .gr line is \"c ...\", \"p sp N M\" or \"a u v w\"", quoteField(f))
+		}
+	}
+	if err := lr.readErr(); err != nil {
+		return nil, err
+	}
+	if pLine == 0 {
+		if !seenLine {
+			return nil, lr.errorAt(0, "no problem line \"p sp N M\": the file has no content")
+		}
+		return nil, lr.errorAt(0, "no problem line \"p sp N M\"")
+	}
+	if count < m {
+		return nil, lr.errorAt(lr.n, "file ends after %d of the %d arcs declared on line %d (truncated?)", count, m, pLine)
+	}
+	g, err := b.Build(lr.name)
+	if err != nil {
+		return nil, err
+	}
+	g.Labels = oneBasedLabels(int(n))
+	return g, nil
+}

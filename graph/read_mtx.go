@@ -1,0 +1,199 @@
+package graph
+
+import (
+	"fmt"
+	"strings"
+)
+
+// mtxHeader is what the banner of a Matrix Market file says.
+type mtxHeader struct {
+	field     string // pattern, integer, real (double), complex
+	symmetric bool   // symmetric, skew-symmetric or hermitian: only the lower triangle is stored
+}
+
+// shape describes the entries of the matrix for error messages.
+func (h mtxHeader) shape(valueFields int) string {
+	return fmt.Sprintf("%s entries have %d (%s)", h.field, 2+valueFields,
+		[]string{"row column", "row column value", "row column real imaginary"}[valueFields])
+}
+
+// readMTX reads a Matrix Market coordinate file: the %%MatrixMarket banner,
+// '%' comments, the size line "rows cols nnz", then nnz entries "i j [v]"
+// with 1-based indices. Entry (i,j) is the arc i->j; a symmetric matrix
+// stores one triangle, so each entry is an edge both ways. Vertex labels are
+// 1..rows, so that isolated vertices exist.
+func readMTX(lr *lineReader, opt ReadOptions) (*Graph, error) {
+	line, ok := lr.next()
+	if !ok {
+		if err := lr.readErr(); err != nil {
+			return nil, err
+		}
+		return nil, lr.errorAt(0, "empty file: missing the %%%%MatrixMarket banner")
+	}
+	f, i := nextField(line, 0)
+	if !hasPrefixFold(f, "%%MatrixMarket") {
+		return nil, lr.errorf("missing the %%%%MatrixMarket banner (the line is %s): not a Matrix Market file; if it is a plain edge list, read it with --format edgelist", quoteField(line))
+	}
+	if len(f) > len("%%MatrixMarket") {
+		// "%%MatrixMarketmatrix": no space after the banner word.
+		return nil, lr.errorf("malformed banner %s", quoteField(line))
+	}
+	var words [4]string
+	for k := range words {
+		if f, i = nextField(line, i); len(f) == 0 {
+			return nil, lr.errorf("banner has %d of the 4 words after %%%%MatrixMarket (object format field symmetry)", k)
+		}
+		words[k] = strings.ToLower(string(f))
+	}
+	if f, _ = nextField(line, i); len(f) != 0 {
+		return nil, lr.errorf("banner has more than 4 words after %%%%MatrixMarket: %s", quoteField(f))
+	}
+	var h mtxHeader
+	if words[0] != "matrix" {
+		return nil, lr.errorf("Matrix Market object %q is not supported: a graph needs a matrix", words[0])
+	}
+	switch words[1] {
+	case "coordinate":
+	case "array":
+		return nil, lr.errorf("Matrix Market array (dense) format is not supported: a graph needs the coordinate format")
+	default:
+		return nil, lr.errorf("Matrix Market format %q is unknown (expected coordinate)", words[1])
+	}
+	switch words[2] {
+	case "pattern", "integer", "real", "complex":
+		h.field = words[2]
+	case "double":
+		h.field = "real"
+	default:
+		return nil, lr.errorf("Matrix Market field %q is unknown (expected pattern, integer, real or complex)", words[2])
+	}
+	if h.field == "complex" && opt.Weighted {
+		return nil, lr.errorf("complex values cannot be edge weights; read the file without weights")
+	}
+	switch words[3] {
+	case "general":
+	case "symmetric", "skew-symmetric", "hermitian":
+		h.symmetric = true
+	default:
+		return nil, lr.errorf("Matrix Market symmetry %q is unknown (expected general, symmetric, skew-symmetric or hermitian)", words[3])
+	}
+	valueFields := map[string]int{"pattern": 0, "integer": 1, "real": 1, "complex": 2}[h.field]
+
+	// The size line is the first line that is neither a comment nor blank.
+	for {
+		if line, ok = lr.next(); !ok {
+			if err := lr.readErr(); err != nil {
+				return nil, err
+			}
+			return nil, lr.errorAt(lr.n, "file ends before the size line \"rows cols entries\"")
+		}
+		if c := firstNonSpace(line); c != 0 && c != '%' {
+			break
+		}
+	}
+	sizeLine := lr.n
+	var size [3]uint64
+	i = 0
+	for k := range size {
+		if f, i = nextField(line, i); len(f) == 0 {
+			return nil, lr.errorf("size line %s needs 3 numbers: rows cols entries", quoteField(line))
+		}
+		x, ok := parseDecimal(f)
+		if !ok {
+			return nil, lr.errorf("size line %s: %s is not a non-negative integer", quoteField(line), quoteField(f))
+		}
+		size[k] = x
+	}
+	if f, _ = nextField(line, i); len(f) != 0 {
+		return nil, lr.errorf("size line %s has more than 3 numbers (rows cols entries)", quoteField(line))
+	}
+	rows, cols, nnz := size[0], size[1], size[2]
+	if rows != cols {
+		return nil, lr.errorf("the matrix is %d x %d: an adjacency matrix must be square", rows, cols)
+	}
+	if err := checkDeclaredVertices(lr, rows, nnz); err != nil {
+		return nil, err
+	}
+	n := int(rows)
+	b := NewBuilder(n, opt.Directed, opt.Weighted)
+	grow := min(nnz, growCap)
+	if h.symmetric && opt.Directed {
+		grow *= 2
+	}
+	b.Grow(int(grow))
+	ws := newWeightSource(opt)
+
+	count := uint64(0)
+	for {
+		line, ok := lr.next()
+		if !ok {
+			break
+		}
+		if c := firstNonSpace(line); c == 0 || c == '%' {
+			continue
+		}
+		count++
+		if count > nnz {
+			return nil, lr.errorf("more entries than the %d declared on line %d", nnz, sizeLine)
+		}
+		var idx [2]uint32
+		i := 0
+		for k, what := range [2]string{"row", "column"} {
+			if f, i = nextField(line, i); len(f) == 0 {
+				return nil, lr.errorf("entry %s has %d fields: %s", quoteField(line), k, h.shape(valueFields))
+			}
+			x, ok := parseDecimal(f)
+			if !ok {
+				return nil, lr.errorf("%s index %s is not a positive integer", what, quoteField(f))
+			}
+			if x < 1 || x > rows {
+				return nil, lr.errorf("%s index %d out of range 1..%d", what, x, rows)
+			}
+			idx[k] = uint32(x - 1)
+		}
+		w := uint32(0)
+		for k := 0; k < valueFields; k++ {
+			if f, i = nextField(line, i); len(f) == 0 {
+				return nil, lr.errorf("entry %s has %d fields: %s", quoteField(line), 2+k, h.shape(valueFields))
+			}
+			var msg string
+			var x uint32
+			switch h.field {
+			case "integer":
+				if !isSignedInteger(f) {
+					msg = "value " + quoteField(f) + " is not an integer"
+				} else if opt.Weighted {
+					x, msg = parseIntWeight(f)
+				}
+			default:
+				x, msg = parseRealWeight(f)
+			}
+			if msg != "" {
+				return nil, lr.errorf("%s", msg)
+			}
+			w = x
+		}
+		if f, _ = nextField(line, i); len(f) != 0 {
+			return nil, lr.errorf("entry %s has %d fields: %s", quoteField(line), countLineFields(line), h.shape(valueFields))
+		}
+		if opt.Weighted && valueFields == 0 {
+			w = ws.next()
+		}
+		b.AddEdge(idx[0], idx[1], w)
+		if h.symmetric && opt.Directed && idx[0] != idx[1] {
+			b.AddEdge(idx[1], idx[0], w)
+		}
+	}
+	if err := lr.readErr(); err != nil {
+		return nil, err
+	}
+	if count < nnz {
+		return nil, lr.errorAt(lr.n, "file ends after %d of the %d entries declared on line %d (truncated?)", count, nnz, sizeLine)
+	}
+	g, err := b.Build(lr.name)
+	if err != nil {
+		return nil, err
+	}
+	g.Labels = oneBasedLabels(n)
+	return g, nil
+}
