@@ -139,15 +139,20 @@ func NewBuilder(n int, directed, weighted bool) *Builder {
 	return &Builder{n: n, directed: directed, weighted: weighted}
 }
 
-// Grow hints that about m more edges will be added.
+// Grow hints that about m more edges will be added with AddEdge.
 func (b *Builder) Grow(m int) {
-	if b.byLabel {
-		b.lsrc = slices.Grow(b.lsrc, m)
-		b.ldst = slices.Grow(b.ldst, m)
-	} else {
-		b.src = slices.Grow(b.src, m)
-		b.dst = slices.Grow(b.dst, m)
+	b.src = slices.Grow(b.src, m)
+	b.dst = slices.Grow(b.dst, m)
+	if b.weighted {
+		b.w = slices.Grow(b.w, m)
 	}
+}
+
+// GrowLabels hints that about m more edges will be added with
+// AddLabelEdge.
+func (b *Builder) GrowLabels(m int) {
+	b.lsrc = slices.Grow(b.lsrc, m)
+	b.ldst = slices.Grow(b.ldst, m)
 	if b.weighted {
 		b.w = slices.Grow(b.w, m)
 	}
