@@ -110,7 +110,11 @@ func (p *parser) dotted() (string, bool) {
 		p.errorf(t.pos, "expected a field name, found %s", t)
 		return "", false
 	}
-	name := t.text
+	return p.field(t.text)
+}
+
+// field continues a name with an optional ".field".
+func (p *parser) field(name string) (string, bool) {
 	if p.isOp(".") {
 		p.i++
 		f := p.next()
@@ -240,15 +244,9 @@ func (p *parser) primary() *Node {
 			}
 			return call
 		}
-		name := t.text
-		if p.isOp(".") {
-			p.i++
-			f := p.next()
-			if f.kind != tIdent {
-				p.errorf(f.pos, "expected a field name after %q, found %s", name+".", f)
-				return nil
-			}
-			name += "." + f.text
+		name, ok := p.field(t.text)
+		if !ok {
+			return nil
 		}
 		return &Node{Op: OpIdent, Name: name, Pos: t.pos}
 	case tOp:
