@@ -67,3 +67,19 @@ func ExampleParse_error() {
 	fmt.Println(err)
 	// Output: bad.toml:7:25: msg has no field y (fields: x)
 }
+
+// ExampleLoadDir loads a kernel folder from any fs.FS, here the embedded
+// samples, and lists its parameters.
+func ExampleLoadDir() {
+	s, err := kernel.LoadDir(samples.FS(), "kernels/sssp")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, p := range s.Params {
+		fmt.Printf("%s (%s) = %s\n", p.Name, p.Kind, p.Default)
+	}
+	// Output:
+	// root (vertex) = 0
+	// weightsize (width) = 16
+}
