@@ -1,0 +1,517 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/gravf-tui/gravf-tui/kernel"
+)
+
+// Arch selects the architecture being modelled.
+type Arch string
+
+// Architectures.
+const (
+	// GraVFM broadcasts updates; every PE scatters its local edges.
+	GraVFM Arch = "gravf-m"
+	// GraVF stores full edge lists at the owner and sends unicast messages.
+	GraVF Arch = "gravf"
+)
+
+// ParseArch parses a CLI or notebook value.
+func ParseArch(s string) (Arch, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "gravf-m", "gravfm", "m":
+		return GraVFM, nil
+	case "gravf":
+		return GraVF, nil
+	}
+	return "", fmt.Errorf("unknown architecture %q (valid: gravf-m, gravf)", s)
+}
+
+// MemKind says where the edge lists live.
+type MemKind string
+
+// Edge storage kinds.
+const (
+	OffChip MemKind = "offchip"
+	BRAM    MemKind = "bram"
+)
+
+// ParseMemKind parses a CLI or notebook value.
+func ParseMemKind(s string) (MemKind, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "offchip", "off-chip", "dram", "hmc", "ddr", "hbm":
+		return OffChip, nil
+	case "bram", "onchip", "on-chip":
+		return BRAM, nil
+	}
+	return "", fmt.Errorf("unknown memory kind %q (valid: offchip, bram)", s)
+}
+
+// Limit names, as the JSON output and the TUI spell them.
+const (
+	LimitPE  = "pe"
+	LimitMem = "mem"
+	LimitIf  = "if"
+	LimitNet = "net"
+)
+
+// Platform is what the model needs to know about a multi-FPGA platform.
+// All bandwidths are per direction, in bit/s.
+type Platform struct {
+	Name    string
+	ClockHz float64
+	// MemBitsPerSec is BW_mem: the off-chip edge memory bandwidth per FPGA
+	// (the sustained figure where one was measured).
+	MemBitsPerSec float64
+	// MemWordBits is m_memword, the access granularity.
+	MemWordBits int
+	// MemCapacityBits is the off-chip memory per FPGA.
+	MemCapacityBits float64
+	// OnChipBits is M_board: block RAM (and UltraRAM) per FPGA that can hold
+	// vertex state, the update queue and, in BRAM mode, the edges.
+	OnChipBits float64
+	// IfBitsPerSec is the per-FPGA network-interface bandwidth BW_if when
+	// every partner is busy; PairBitsPerSec limits one FPGA pair (0: no
+	// per-pair limit). The usable BW_if with nF FPGAs is
+	// min(IfBitsPerSec, (nF-1)*PairBitsPerSec).
+	IfBitsPerSec, PairBitsPerSec float64
+	// NetBitsPerSec is BW_net, the whole network's bandwidth; 0 means it
+	// never binds.
+	NetBitsPerSec float64
+	// LinkWordBits is the link's transfer word: an update occupies whole
+	// words unless packing is on.
+	LinkWordBits int
+	// FPGAsPerNode > 1 makes the network hierarchical: FPGAs of a node
+	// share a fast fabric and the node-level figures below bind.
+	FPGAsPerNode                        int
+	NodeIfBitsPerSec, NodeNetBitsPerSec float64
+	MaxFPGAs                            int
+	MaxPEs                              int // PEs that fit one FPGA
+	MaxPEsReason                        string
+	LinkLatencySec, MemLatencySec       float64
+	PipelineCycles                      int // depth of a PE from update in to message out, for barrier latency
+	CPE                                 map[string]float64
+	DefaultCPE                          float64
+	DefaultCPESource                    string
+}
+
+// BWIf returns the usable per-FPGA interface bandwidth with nF FPGAs.
+func (p *Platform) BWIf(nF int) float64 {
+	bw := p.IfBitsPerSec
+	if p.PairBitsPerSec > 0 && nF > 1 {
+		bw = math.Min(bw, float64(nF-1)*p.PairBitsPerSec)
+	}
+	return bw
+}
+
+// Workload is what the model needs to know about the kernel and the graph.
+type Workload struct {
+	Kernel string
+	// CPE is the PE's cycles per edge; CPESource says where it came from.
+	CPE       float64
+	CPESource string
+	Sizes     kernel.Sizes
+	// Vertices and Arcs are V and the stored arcs (E in the formulas; every
+	// arc carries one message when its source sends).
+	Vertices int
+	Arcs     int64
+	// Degrees holds the out-degree histogram as (degree, count) pairs, for
+	// the filter estimate; nil disables the filter estimate.
+	Degrees [][2]int64
+	// Supersteps, when known (from the BSP reference engine), feed the
+	// latency-aware prediction.
+	Supersteps []kernel.Superstep
+	// HeaderBits are added to every update and message on the wire (the
+	// superstep channel and the barrier flag).
+	HeaderBits int
+}
+
+// Degree returns d = E/V.
+func (w *Workload) Degree() float64 {
+	if w.Vertices == 0 {
+		return 0
+	}
+	return float64(w.Arcs) / float64(w.Vertices)
+}
+
+// Config is one design point.
+type Config struct {
+	FPGAs, PEs int
+	Arch       Arch
+	Mem        MemKind
+	// Packing packs several updates into one link word.
+	Packing bool
+	// Filter sends an update only to FPGAs that hold neighbours of its
+	// vertex (GraVF-M only).
+	Filter bool
+}
+
+// Wire describes on-wire sizes.
+type Wire struct {
+	// Bits is payload + id + header.
+	Bits int `json:"bits"`
+	// Unpacked is Bits rounded up to whole link words.
+	Unpacked float64 `json:"unpacked"`
+	// Packed is the link word divided by the number that fit in it.
+	Packed float64 `json:"packed"`
+	// Used is the size the model used (Packed or Unpacked).
+	Used float64 `json:"used"`
+}
+
+func wire(bits, word int, packing bool) Wire {
+	w := Wire{Bits: bits}
+	if word <= 0 {
+		w.Unpacked, w.Packed = float64(bits), float64(bits)
+	} else {
+		words := (bits + word - 1) / word
+		w.Unpacked = float64(words * word)
+		if per := word / max(bits, 1); per >= 1 {
+			w.Packed = float64(word) / float64(per)
+		} else {
+			w.Packed = w.Unpacked
+		}
+	}
+	w.Used = w.Unpacked
+	if packing {
+		w.Used = w.Packed
+	}
+	return w
+}
+
+// Sizes are the bit sizes the limits use.
+type Sizes struct {
+	Vertex  int  `json:"m_vertex"`
+	Update  Wire `json:"m_update"`
+	Message Wire `json:"m_message"`
+	Edge    int  `json:"m_edge"`
+	MemWord int  `json:"m_memword"`
+}
+
+// Limits are the four bounds in TEPS; nil where a limit does not apply.
+type Limits struct {
+	PE  *float64 `json:"pe"`
+	Mem *float64 `json:"mem"`
+	If  *float64 `json:"if"`
+	Net *float64 `json:"net"`
+}
+
+// Each calls f for every limit that applies, in the fixed order pe, mem,
+// if, net.
+func (l Limits) Each(f func(name string, teps float64)) {
+	for _, x := range []struct {
+		n string
+		v *float64
+	}{{LimitPE, l.PE}, {LimitMem, l.Mem}, {LimitIf, l.If}, {LimitNet, l.Net}} {
+		if x.v != nil {
+			f(x.n, *x.v)
+		}
+	}
+}
+
+// Get returns a limit by name.
+func (l Limits) Get(name string) (float64, bool) {
+	var p *float64
+	switch name {
+	case LimitPE:
+		p = l.PE
+	case LimitMem:
+		p = l.Mem
+	case LimitIf:
+		p = l.If
+	case LimitNet:
+		p = l.Net
+	}
+	if p == nil {
+		return 0, false
+	}
+	return *p, true
+}
+
+// Result is one evaluated design point.
+type Result struct {
+	Config  Config  `json:"-"`
+	FPGAs   int     `json:"fpgas"`
+	PEs     int     `json:"pes"`
+	Arch    Arch    `json:"arch"`
+	Mem     MemKind `json:"mem"`
+	Packing bool    `json:"packing"`
+	Filter  bool    `json:"filter"`
+	Limits  Limits  `json:"limits"`
+	// TSys is min of the limits, in TEPS.
+	TSys    float64 `json:"tsys"`
+	Binding string  `json:"binding"`
+	// Reasons explain each limit in words, by limit name.
+	Reasons map[string]string `json:"reasons"`
+	Sizes   Sizes             `json:"sizes"`
+	// RemoteCopies is the number of remote FPGAs one update (GraVF-M) or the
+	// share of messages (GraVF, as copies per message) goes to.
+	RemoteCopies float64  `json:"remote_copies"`
+	Capacity     Capacity `json:"capacity"`
+	// MemDetail breaks the memory limit down (nil without off-chip edges).
+	MemDetail *MemDetail `json:"mem_detail,omitempty"`
+	CPE       float64    `json:"cpe"`
+	CPESource string     `json:"cpe_source"`
+}
+
+// Capacity reports the storage checks.
+type Capacity struct {
+	// VertexBitsPerFPGA is the vertex state plus the update queue per FPGA.
+	VertexBitsPerFPGA float64 `json:"vertex_bits_per_fpga"`
+	// EdgeBitsPerFPGA is the edge storage (edges and edge index) per FPGA.
+	EdgeBitsPerFPGA float64 `json:"edge_bits_per_fpga"`
+	OnChipBits      float64 `json:"onchip_bits"`
+	OffChipBits     float64 `json:"offchip_bits"`
+	// MinFPGAs is the fewest FPGAs whose memories hold the graph.
+	MinFPGAs int    `json:"min_fpgas"`
+	Fits     bool   `json:"fits"`
+	Problem  string `json:"problem,omitempty"`
+}
+
+// ErrCapacity marks a configuration whose data does not fit.
+var ErrCapacity = errors.New("does not fit")
+
+func ptr(f float64) *float64 { return &f }
+
+// wireSizes returns the on-wire update and message sizes.
+func (p *Platform) wireSizes(w *Workload, c Config) Sizes {
+	s := w.Sizes
+	return Sizes{
+		Vertex:  s.Vertex,
+		Update:  wire(s.Update+s.VertexIDBits+w.HeaderBits, p.LinkWordBits, c.Packing),
+		Message: wire(s.Message+s.VertexIDBits+w.HeaderBits, p.LinkWordBits, c.Packing),
+		Edge:    s.Edge,
+		MemWord: p.MemWordBits,
+	}
+}
+
+// remoteTargets estimates the number of remote FPGAs (or nodes) an update
+// must reach with the filter on: a vertex of degree k whose neighbours are
+// spread at random over n groups has a neighbour in a given other group
+// with probability 1-(1-1/n)^k.
+func (w *Workload) remoteTargets(n int) float64 {
+	if n <= 1 {
+		return 0
+	}
+	if len(w.Degrees) == 0 || w.Vertices == 0 {
+		return float64(n - 1)
+	}
+	var sum float64
+	q := 1 - 1/float64(n)
+	for _, dc := range w.Degrees {
+		sum += float64(dc[1]) * float64(n-1) * (1 - math.Pow(q, float64(dc[0])))
+	}
+	return sum / float64(w.Vertices)
+}
+
+// Evaluate computes every limit for one configuration. It fails for an
+// impossible configuration (no FPGAs, more PEs than fit, more FPGAs than
+// the platform has) and, with ErrCapacity, when the data does not fit.
+func Evaluate(p *Platform, w *Workload, c Config) (Result, error) {
+	if c.FPGAs < 1 || c.PEs < 1 {
+		return Result{}, fmt.Errorf("need at least 1 FPGA and 1 PE, got %d x %d", c.FPGAs, c.PEs)
+	}
+	if p.MaxFPGAs > 0 && c.FPGAs > p.MaxFPGAs {
+		return Result{}, fmt.Errorf("%d FPGAs requested; %s has %d", c.FPGAs, p.Name, p.MaxFPGAs)
+	}
+	if p.MaxPEs > 0 && c.PEs > p.MaxPEs {
+		return Result{}, fmt.Errorf("%d PEs per FPGA requested; at most %d fit (%s)", c.PEs, p.MaxPEs, p.MaxPEsReason)
+	}
+	if c.Arch == "" {
+		c.Arch = GraVFM
+	}
+	if c.Mem == "" {
+		c.Mem = OffChip
+	}
+	r := Result{Config: c, FPGAs: c.FPGAs, PEs: c.PEs, Arch: c.Arch, Mem: c.Mem, Packing: c.Packing,
+		Filter: c.Filter && c.Arch == GraVFM, Reasons: map[string]string{}, CPE: w.CPE, CPESource: w.CPESource}
+	r.Sizes = p.wireSizes(w, c)
+	nF, nP := float64(c.FPGAs), float64(c.PEs)
+	d := w.Degree()
+	cpe := w.CPE
+	if cpe <= 0 {
+		cpe = 1
+	}
+
+	// 1. Processing elements.
+	lpe := nF * nP * p.ClockHz / cpe
+	r.Limits.PE = ptr(lpe)
+	r.Reasons[LimitPE] = fmt.Sprintf("%d FPGAs x %d PEs at %.1f MHz, %.2f cycles per edge (%s)", c.FPGAs, c.PEs, p.ClockHz/1e6, cpe, w.CPESource)
+
+	// 2. Off-chip memory, refined for access granularity.
+	if c.Mem == OffChip && p.MemBitsPerSec > 0 {
+		m := p.memLimits(w, c, r.Sizes.Edge)
+		r.MemDetail = m
+		r.Limits.Mem = ptr(m.Expected)
+		r.Reasons[LimitMem] = fmt.Sprintf("%.1f GiB/s per FPGA; an edge costs %.0f bits of %d-bit words (%d-bit edge, %.2f lists read per edge for this graph; worst case %.0f MTEPS, no granularity %.0f MTEPS)",
+			p.MemBitsPerSec/8/(1<<30), m.BitsPerEdge, m.WordBits, r.Sizes.Edge, m.ListsPerEdge, m.WorstCase/1e6, m.Basic/1e6)
+	}
+
+	// 3 and 4. Network interface and network.
+	groups, groupIf, groupNet := c.FPGAs, p.BWIf(c.FPGAs), p.NetBitsPerSec
+	unit := "FPGA"
+	if p.FPGAsPerNode > 1 {
+		groups = (c.FPGAs + p.FPGAsPerNode - 1) / p.FPGAsPerNode
+		groupIf, groupNet, unit = p.NodeIfBitsPerSec, p.NodeNetBitsPerSec, "node"
+	}
+	if groups > 1 {
+		g := float64(groups)
+		switch c.Arch {
+		case GraVFM:
+			mu := r.Sizes.Update.Used
+			copies := g - 1
+			how := "no filter"
+			if r.Filter {
+				copies = w.remoteTargets(groups)
+				how = "filter"
+			}
+			r.RemoteCopies = copies
+			lif := groupIf / mu * g / copies * d
+			r.Limits.If = ptr(lif)
+			r.Reasons[LimitIf] = fmt.Sprintf("network interface: each update (%.0f bits on the wire) is sent to %.2f of %d other %ss (%s); d = %.1f; BW_if = %.2f GiB/s",
+				mu, copies, groups-1, unit, how, d, groupIf/8/(1<<30))
+			if groupNet > 0 {
+				lnet := groupNet / (copies * mu) * d
+				r.Limits.Net = ptr(lnet)
+				r.Reasons[LimitNet] = fmt.Sprintf("network: %.2f copies of every %.0f-bit update share %.2f GiB/s; d = %.1f", copies, mu, groupNet/8/(1<<30), d)
+			}
+		case GraVF:
+			mm := r.Sizes.Message.Used
+			remote := (g - 1) / g // share of messages that leave their FPGA
+			r.RemoteCopies = remote
+			lif := groupIf * g / (remote * mm)
+			r.Limits.If = ptr(lif)
+			r.Reasons[LimitIf] = fmt.Sprintf("network interface: %.0f %% of the messages (%.0f bits each) leave their %s; BW_if = %.2f GiB/s",
+				100*remote, mm, unit, groupIf/8/(1<<30))
+			if groupNet > 0 {
+				lnet := groupNet / (remote * mm)
+				r.Limits.Net = ptr(lnet)
+				r.Reasons[LimitNet] = fmt.Sprintf("network: %.0f %% of all %.0f-bit messages share %.2f GiB/s", 100*remote, mm, groupNet/8/(1<<30))
+			}
+		}
+	}
+
+	r.TSys = math.Inf(1)
+	r.Limits.Each(func(name string, v float64) {
+		if v < r.TSys {
+			r.TSys, r.Binding = v, name
+		}
+	})
+	r.Capacity = p.capacity(w, c, r.Sizes)
+	if !r.Capacity.Fits {
+		return r, fmt.Errorf("%w: %s", ErrCapacity, r.Capacity.Problem)
+	}
+	return r, nil
+}
+
+// MemDetail shows the three readings of the memory limit. The paper's
+// equation 2 ignores access granularity (Basic). Its refinement assumes the
+// worst case: every one of the V x lists edge lists costs one partly
+// wasted word (WorstCase; with V/E x lists >= 1, a whole word per edge).
+// Expected counts only the lists that are not empty for this graph's
+// degrees, since an empty list issues no request; T_sys uses it.
+type MemDetail struct {
+	Basic        float64 `json:"basic"`
+	WorstCase    float64 `json:"worst_case"`
+	Expected     float64 `json:"expected"`
+	ListsPerEdge float64 `json:"lists_per_edge"`
+	BitsPerEdge  float64 `json:"bits_per_edge"`
+	WordBits     int     `json:"word_bits"`
+}
+
+// memLimits computes the memory limit three ways.
+func (p *Platform) memLimits(w *Workload, c Config, edgeBits int) *MemDetail {
+	nF := float64(c.FPGAs)
+	me := float64(edgeBits)
+	word := max(p.MemWordBits, edgeBits)
+	mw := float64(word)
+	lists := 1 // edge lists per vertex
+	if c.Arch == GraVFM {
+		lists = c.FPGAs * c.PEs
+	}
+	arcs := float64(max(w.Arcs, 1))
+	m := &MemDetail{WordBits: word, Basic: nF * p.MemBitsPerSec / me}
+	worst := float64(w.Vertices) / arcs * float64(lists)
+	if worst >= 1 {
+		m.WorstCase = nF * p.MemBitsPerSec / mw
+	} else {
+		m.WorstCase = nF * p.MemBitsPerSec / (me + worst*(mw-me))
+	}
+	// Expected non-empty lists: a vertex of degree k spread over L lists
+	// leaves a given list empty with probability (1-1/L)^k.
+	nonEmpty := 0.0
+	if len(w.Degrees) > 0 {
+		q := 1 - 1/float64(lists)
+		for _, dc := range w.Degrees {
+			if dc[0] > 0 {
+				nonEmpty += float64(dc[1]) * float64(lists) * (1 - math.Pow(q, float64(dc[0])))
+			}
+		}
+	} else {
+		nonEmpty = math.Min(float64(w.Vertices)*float64(lists), arcs)
+	}
+	m.ListsPerEdge = nonEmpty / arcs
+	// Each non-empty list wastes at most one word minus one edge; a list
+	// never costs less than its edges.
+	m.BitsPerEdge = math.Min(mw, me+m.ListsPerEdge*(mw-me))
+	if m.ListsPerEdge < 1 {
+		m.BitsPerEdge = me + m.ListsPerEdge*(mw-me)
+	}
+	m.Expected = nF * p.MemBitsPerSec / m.BitsPerEdge
+	return m
+}
+
+// capacity checks vertex and edge storage for one configuration.
+func (p *Platform) capacity(w *Workload, c Config, s Sizes) Capacity {
+	nF, nP := float64(c.FPGAs), float64(c.PEs)
+	V := float64(w.Vertices)
+	cp := Capacity{OnChipBits: p.OnChipBits, OffChipBits: p.MemCapacityBits, Fits: true}
+	// Vertex state plus the update queue (one update per vertex at most).
+	perVertex := float64(s.Vertex + w.Sizes.Update + w.Sizes.VertexIDBits)
+	cp.VertexBitsPerFPGA = V * perVertex / nF
+	// Edges plus the edge index: GraVF-M keeps an index entry per vertex of
+	// the graph on every PE; GraVF only for its own vertices.
+	idxBits := float64(2 * bitsFor(uint64(w.Arcs)+1))
+	edges := float64(w.Arcs) / nF * float64(s.Edge)
+	index := V * idxBits / nF
+	if c.Arch == GraVFM {
+		index = V * nP * idxBits
+	}
+	cp.EdgeBitsPerFPGA = edges + index
+	onchip := cp.VertexBitsPerFPGA
+	if c.Mem == BRAM {
+		onchip += cp.EdgeBitsPerFPGA
+	}
+	// The fewest FPGAs that hold the vertex data (the paper's bound).
+	if p.OnChipBits > 0 {
+		cp.MinFPGAs = int(math.Ceil(V * perVertex / p.OnChipBits))
+	}
+	cp.MinFPGAs = max(cp.MinFPGAs, 1)
+	switch {
+	case p.OnChipBits > 0 && onchip > p.OnChipBits:
+		cp.Fits = false
+		what := "vertex state and update queue"
+		if c.Mem == BRAM {
+			what += " plus edges in BRAM"
+		}
+		cp.Problem = fmt.Sprintf("%s need %.1f Mbit per FPGA but %s has %.1f Mbit of on-chip memory", what, onchip/1e6, p.Name, p.OnChipBits/1e6)
+		if need := int(math.Ceil(V * perVertex / p.OnChipBits)); c.Mem == OffChip && need > c.FPGAs {
+			cp.Problem += fmt.Sprintf("; the vertices need at least %d FPGAs", need)
+		}
+	case c.Mem == OffChip && p.MemCapacityBits > 0 && cp.EdgeBitsPerFPGA > p.MemCapacityBits:
+		cp.Fits = false
+		cp.Problem = fmt.Sprintf("edge storage needs %.2f GiB per FPGA but the memory holds %.2f GiB", cp.EdgeBitsPerFPGA/8/(1<<30), p.MemCapacityBits/8/(1<<30))
+	}
+	return cp
+}
+
+func bitsFor(v uint64) int {
+	n := 1
+	for n < 64 && v>>uint(n) != 0 {
+		n++
+	}
+	return n
+}
