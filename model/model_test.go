@@ -15,7 +15,7 @@ func paperPlatform() *Platform {
 	return &Platform{
 		Name: "ac510", ClockHz: 187.5e6,
 		MemBitsPerSec: 21.7 * gib, MemWordBits: 128, MemCapacityBits: 4 * gib,
-		OnChipBits: 1080 * 36 * 1024,
+		OnChipBits:   1080 * 36 * 1024,
 		IfBitsPerSec: 5.85 * gib, PairBitsPerSec: 24e9, LinkWordBits: 128,
 		MaxFPGAs: 4, MaxPEs: 9, MaxPEsReason: "the paper's evaluation",
 		LinkLatencySec: 1e-6, MemLatencySec: 400e-9, PipelineCycles: 40,
