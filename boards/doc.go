@@ -1,0 +1,42 @@
+// Package boards holds the board support packages of gravf-tui: what the
+// performance model, the simulator and the generator need to know about a
+// multi-FPGA platform, one TOML file per platform.
+//
+// A board file gives the FPGA part and its resources (LUTs, flip-flops,
+// 36 Kb block RAMs, UltraRAMs, DSP slices), the clock f_clk of the GraVF-M
+// design, one or more off-chip memories (kind, capacity, bandwidth, access
+// word, latency, requests in flight, channels), the network between the
+// FPGAs (topology, links, per-FPGA interface bandwidth BW_if, total
+// bandwidth BW_net), the largest number of FPGAs the platform has, and the
+// processing element's cost and measured cycles per edge (CPE). The
+// built-in boards are embedded in the binary (see Names); a user's own
+// .toml file takes their place wherever a board name is accepted (Load).
+//
+// # Units
+//
+// Every figure carries its unit in its key: clock_mhz, capacity_gib,
+// peak_gib_s, link_gbit_s, latency_ns, word_bits, price_usd. GiB is 2^30
+// bytes everywhere (GiB/s = 2^30 bytes per second), because the paper
+// reports memory and network bandwidth in GiB/s; Gbit/s is 10^9 bits per
+// second, as link rates are quoted. The Go methods convert to bits per
+// second, the unit of SPEC §3's formulas (BW_mem, BW_if, BW_net).
+//
+// # Errors
+//
+// Parsing is strict: an unknown key is an error, as is a value of the wrong
+// type or out of range. Parse collects every error of a file (a TOML
+// syntax error excepted, which stops it) and reports them in file order,
+// each as "file:line: field: message", for example
+//
+//	my.toml:12: memory[0].word_bits: must be a positive multiple of 8, got 0
+//
+// # Networks
+//
+// The topology decides how BW_if depends on the number of FPGAs nF (see
+// Board.InterfaceBitsPerSecond): "direct" has one link per FPGA pair (the
+// AC-510's streams), so with few partners the per-link rate binds; "switch"
+// and "ring" offer all of an FPGA's links whatever nF is; "hierarchical"
+// groups fpgas_per_node FPGAs on a fast local fabric and joins the groups
+// (nodes) by a slower one, and the model applies its formulas with the node
+// count in place of nF (SPEC §3).
+package boards
