@@ -118,6 +118,11 @@ type Memory struct {
 	// SustainedGiBs is a measured sustained bandwidth per FPGA, GiB/s, for
 	// an access pattern like GraVF-M's; 0 means not measured.
 	SustainedGiBs float64 `toml:"sustained_gib_s" json:"sustained_gib_s"`
+	// ModelBandwidth says which figure the performance model uses as
+	// BW_mem: "sustained" (the default when one was measured) or "peak"
+	// (when the measured configuration is known not to match the design,
+	// as on the AC-510).
+	ModelBandwidth string `toml:"model_bandwidth" json:"model_bandwidth,omitempty"`
 	// WordBits is the access word m_memword, bits.
 	WordBits int `toml:"word_bits" json:"word_bits"`
 	// LatencyNs is the typical read round trip, ns.
@@ -197,11 +202,12 @@ func (b *Board) ClockHz() float64 { return b.ClockMHz * 1e6 }
 // PeakBitsPerSecond returns the memory's peak bandwidth per FPGA in bit/s.
 func (m *Memory) PeakBitsPerSecond() float64 { return m.PeakGiBs * GiB * 8 }
 
-// BitsPerSecond returns BW_mem of SPEC §3 in bit/s: the sustained figure
-// when one was measured, else the peak, because a measured figure is the
-// better predictor of what the PEs will see.
+// BitsPerSecond returns BW_mem of the performance model in bit/s: the
+// sustained figure when one was measured (a measured figure is the better
+// predictor of what the PEs will see), else the peak, unless the board
+// says model_bandwidth = "peak".
 func (m *Memory) BitsPerSecond() float64 {
-	if m.SustainedGiBs > 0 {
+	if m.SustainedGiBs > 0 && m.ModelBandwidth != "peak" {
 		return m.SustainedGiBs * GiB * 8
 	}
 	return m.PeakBitsPerSecond()
@@ -658,7 +664,7 @@ var schema = map[string]valueKind{
 
 	"memory": kTables, "memory[]": kTable,
 	"memory[].name": kString, "memory[].kind": kString,
-	"memory[].capacity_gib": kFloat, "memory[].peak_gib_s": kFloat, "memory[].sustained_gib_s": kFloat,
+	"memory[].capacity_gib": kFloat, "memory[].peak_gib_s": kFloat, "memory[].sustained_gib_s": kFloat, "memory[].model_bandwidth": kString,
 	"memory[].word_bits": kInt, "memory[].latency_ns": kFloat,
 	"memory[].requests_in_flight": kInt, "memory[].channels": kInt,
 
@@ -1158,6 +1164,9 @@ func (c *checker) validate(b *Board) {
 		c.num(p+"sustained_gib_s", m.SustainedGiBs, true, maxGiB, false, "measured GiB/s per FPGA, 0 = not measured")
 		if m.SustainedGiBs > m.PeakGiBs && m.PeakGiBs > 0 {
 			c.add(p+"sustained_gib_s", "must not exceed peak_gib_s = %s, got %s", fmtNum(m.PeakGiBs), fmtNum(m.SustainedGiBs))
+		}
+		if m.ModelBandwidth != "" {
+			c.oneOf(p+"model_bandwidth", m.ModelBandwidth, []string{"peak", "sustained"}, "the figure the model uses")
 		}
 		c.wordBits(p+"word_bits", m.WordBits, true, "bits per access")
 		c.num(p+"latency_ns", m.LatencyNs, false, maxLatencyNs, true, "read round trip in ns")

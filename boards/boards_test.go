@@ -164,8 +164,10 @@ func TestAC510InterfaceBandwidth(t *testing.T) {
 	}
 	// The paper's other section 6 figures.
 	m := b.EdgeMemory()
-	if !near(gibs(m.BitsPerSecond()), 8.1, 1e-9) || !near(gibs(m.PeakBitsPerSecond()), 21.7, 1e-9) {
-		t.Errorf("HMC: BW_mem %.3f GiB/s (want the sustained 8.1), peak %.3f (want 21.7)", gibs(m.BitsPerSecond()), gibs(m.PeakBitsPerSecond()))
+	// The model uses the peak (model_bandwidth = "peak"): the paper's own
+	// throughput read more than the 8.1 GiB/s GUPS figure.
+	if !near(m.SustainedGiBs, 8.1, 1e-9) || !near(gibs(m.BitsPerSecond()), 21.7, 1e-9) || !near(gibs(m.PeakBitsPerSecond()), 21.7, 1e-9) {
+		t.Errorf("HMC: sustained %.3f GiB/s (want 8.1), BW_mem %.3f GiB/s (want the peak 21.7), peak %.3f", m.SustainedGiBs, gibs(m.BitsPerSecond()), gibs(m.PeakBitsPerSecond()))
 	}
 	if m.RequestsInFlight != 64 || m.WordBits != 128 {
 		t.Errorf("HMC: %d requests in flight, %d-bit words; want 64 and 128", m.RequestsInFlight, m.WordBits)
