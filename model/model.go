@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 
 	"github.com/gravf-tui/gravf-tui/kernel"
 )
@@ -79,6 +80,12 @@ type Platform struct {
 	// per-pair limit). The usable BW_if with nF FPGAs is
 	// min(IfBitsPerSec, (nF-1)*PairBitsPerSec).
 	IfBitsPerSec, PairBitsPerSec float64
+	// IfFunc, when set, replaces the two figures above: the interface
+	// bandwidth per group (FPGA, or node when hierarchical) for nF FPGAs.
+	IfFunc func(nF int) float64
+	// GroupsFunc, when set, maps nF to the number of groups the network
+	// formulas count (nodes of a hierarchical network).
+	GroupsFunc func(nF int) int
 	// NetBitsPerSec is BW_net, the whole network's bandwidth; 0 means it
 	// never binds.
 	NetBitsPerSec float64
@@ -99,8 +106,11 @@ type Platform struct {
 	DefaultCPESource                    string
 }
 
-// BWIf returns the usable per-FPGA interface bandwidth with nF FPGAs.
+// BWIf returns the usable per-group interface bandwidth with nF FPGAs.
 func (p *Platform) BWIf(nF int) float64 {
+	if p.IfFunc != nil {
+		return p.IfFunc(nF)
+	}
 	bw := p.IfBitsPerSec
 	if p.PairBitsPerSec > 0 && nF > 1 {
 		bw = math.Min(bw, float64(nF-1)*p.PairBitsPerSec)
@@ -128,6 +138,34 @@ type Workload struct {
 	// HeaderBits are added to every update and message on the wire (the
 	// superstep channel and the barrier flag).
 	HeaderBits int
+
+	// cache memoises the degree-histogram sums, which dominate the cost of
+	// an evaluation; sweeps share one Workload between goroutines.
+	mu    sync.Mutex
+	cache map[[2]int]float64
+}
+
+// spread returns the expected number of non-empty groups, summed over all
+// vertices, when every vertex's out-neighbours fall at random into n
+// groups: sum over v of n * (1 - (1-1/n)^deg(v)). It is memoised per n.
+func (w *Workload) spread(n int) float64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if v, ok := w.cache[[2]int{0, n}]; ok {
+		return v
+	}
+	q := 1 - 1/float64(n)
+	sum := 0.0
+	for _, dc := range w.Degrees {
+		if dc[0] > 0 {
+			sum += float64(dc[1]) * float64(n) * (1 - math.Pow(q, float64(dc[0])))
+		}
+	}
+	if w.cache == nil {
+		w.cache = map[[2]int]float64{}
+	}
+	w.cache[[2]int{0, n}] = sum
+	return sum
 }
 
 // Degree returns d = E/V.
@@ -299,12 +337,8 @@ func (w *Workload) remoteTargets(n int) float64 {
 	if len(w.Degrees) == 0 || w.Vertices == 0 {
 		return float64(n - 1)
 	}
-	var sum float64
-	q := 1 - 1/float64(n)
-	for _, dc := range w.Degrees {
-		sum += float64(dc[1]) * float64(n-1) * (1 - math.Pow(q, float64(dc[0])))
-	}
-	return sum / float64(w.Vertices)
+	// spread counts the vertex's own group too; scale to the n-1 others.
+	return w.spread(n) * float64(n-1) / float64(n) / float64(w.Vertices)
 }
 
 // Evaluate computes every limit for one configuration. It fails for an
@@ -353,9 +387,17 @@ func Evaluate(p *Platform, w *Workload, c Config) (Result, error) {
 	// 3 and 4. Network interface and network.
 	groups, groupIf, groupNet := c.FPGAs, p.BWIf(c.FPGAs), p.NetBitsPerSec
 	unit := "FPGA"
+	if p.GroupsFunc != nil {
+		groups = p.GroupsFunc(c.FPGAs)
+	}
 	if p.FPGAsPerNode > 1 {
-		groups = (c.FPGAs + p.FPGAsPerNode - 1) / p.FPGAsPerNode
-		groupIf, groupNet, unit = p.NodeIfBitsPerSec, p.NodeNetBitsPerSec, "node"
+		if p.GroupsFunc == nil {
+			groups = (c.FPGAs + p.FPGAsPerNode - 1) / p.FPGAsPerNode
+		}
+		if p.IfFunc == nil {
+			groupIf = p.NodeIfBitsPerSec
+		}
+		groupNet, unit = p.NodeNetBitsPerSec, "node"
 	}
 	if groups > 1 {
 		g := float64(groups)
@@ -444,12 +486,7 @@ func (p *Platform) memLimits(w *Workload, c Config, edgeBits int) *MemDetail {
 	// leaves a given list empty with probability (1-1/L)^k.
 	nonEmpty := 0.0
 	if len(w.Degrees) > 0 {
-		q := 1 - 1/float64(lists)
-		for _, dc := range w.Degrees {
-			if dc[0] > 0 {
-				nonEmpty += float64(dc[1]) * float64(lists) * (1 - math.Pow(q, float64(dc[0])))
-			}
-		}
+		nonEmpty = w.spread(lists)
 	} else {
 		nonEmpty = math.Min(float64(w.Vertices)*float64(lists), arcs)
 	}

@@ -57,12 +57,26 @@ func parseParams(kv []string) (map[string]string, error) {
 	return m, nil
 }
 
-// bindKernel loads a kernel and binds it to a graph.
-func bindKernel(name string, g *graph.Graph, params []string) (*kernel.Kernel, error) {
+// loadKernelGraph loads a kernel and the graph it runs on; the graph keeps
+// its edge weights only when the kernel has edge data.
+func loadKernelGraph(name string, gf *graphFlags, params []string) (*kernel.Kernel, *graph.Graph, error) {
+	if name == "" {
+		return nil, nil, usagef("--kernel is required")
+	}
 	s, err := samples.LoadKernel(name)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, nil, usageError{err}
 	}
+	g, err := gf.load(len(s.Edge) > 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	k, err := bindKernel(s, g, params)
+	return k, g, err
+}
+
+// bindKernel binds a kernel spec to a graph.
+func bindKernel(s *kernel.Spec, g *graph.Graph, params []string) (*kernel.Kernel, error) {
 	pm, err := parseParams(params)
 	if err != nil {
 		return nil, err
@@ -89,14 +103,7 @@ It is the functional golden model for the simulator and the generated RTL.
 Per-superstep counts go to stderr.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if kname == "" {
-				return usagef("--kernel is required")
-			}
-			g, err := gf.load(true)
-			if err != nil {
-				return err
-			}
-			k, err := bindKernel(kname, g, params)
+			k, g, err := loadKernelGraph(kname, &gf, params)
 			if err != nil {
 				return err
 			}
