@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -63,6 +64,12 @@ func TestGoldenCLI(t *testing.T) {
 		{"ref_pr_karate", []string{"ref", "--kernel", "pr", "--graph", karate, "-q"}},
 		{"graph_stats_grid", []string{"graph", "stats", "--graph", "grid:rows=20,cols=30,seed=3"}},
 		{"graph_partition_uniform", []string{"graph", "partition", "--graph", "uniform:v=4096,d=16,seed=1", "--fpgas", "2", "--pes", "4"}},
+		{"boards", []string{"boards"}},
+		{"boards_show_ac510", []string{"boards", "show", "ac510"}},
+		{"model_wcc_d32", []string{"model", "--kernel", "wcc", "--graph", "uniform:v=262144,d=32,seed=1"}},
+		{"model_wcc_d2", []string{"model", "--kernel", "wcc", "--graph", "uniform:v=262144,d=2,seed=1"}},
+		{"model_pr_gravf_json", []string{"model", "--kernel", "pr", "--graph", "rmat:scale=12,ef=16,seed=1", "--fpgas", "4", "--pes", "9", "--arch", "gravf", "--json"}},
+		{"model_bfs_u280", []string{"model", "--board", "u280", "--kernel", "bfs", "--graph", karate, "--param", "root=1"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -103,6 +110,38 @@ func TestRefOut(t *testing.T) {
 	t.Logf("sha256 %x", sha256.Sum256(b))
 }
 
+// TestModelJSONKeys checks the keys scripts rely on.
+func TestModelJSONKeys(t *testing.T) {
+	out, _, err := runCLI(t, "model", "--kernel", "wcc", "--graph", "uniform:v=262144,d=32,seed=1", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"fpgas", "pes", "arch", "limits", "tsys", "binding", "sizes", "curve", "predicted_seconds"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("missing key %q", k)
+		}
+	}
+	lim := m["limits"].(map[string]any)
+	if lim["net"] != nil || lim["pe"] == nil {
+		t.Errorf("limits %v: want pe set and net null on the ac510", lim)
+	}
+	if m["fpgas"].(float64) != 4 || m["pes"].(float64) != 9 || m["binding"] != "pe" {
+		t.Errorf("chose %v x %v bound by %v, want 4 x 9 bound by pe", m["fpgas"], m["pes"], m["binding"])
+	}
+	for _, k := range []string{"m_vertex", "m_update", "m_message", "m_edge"} {
+		if _, ok := m["sizes"].(map[string]any)[k]; !ok {
+			t.Errorf("sizes lacks %s", k)
+		}
+	}
+	if c := m["curve"].([]any); len(c) != 4 {
+		t.Errorf("curve has %d points", len(c))
+	}
+}
+
 func TestCLIErrors(t *testing.T) {
 	karate := datasets.Path(t, "karate.mtx")
 	tests := []struct {
@@ -118,6 +157,11 @@ func TestCLIErrors(t *testing.T) {
 		{[]string{"ref", "--kernel", "wcc", "--graph", karate, "--format", "xml"}, true, "xml"},
 		{[]string{"ref", "--kernel", "wcc", "--graph", karate, "--bogus"}, true, "unknown flag"},
 		{[]string{"graph", "partition", "--graph", "line:n=10", "--partition", "magic"}, true, "magic"},
+		{[]string{"model", "--kernel", "wcc", "--graph", "uniform:v=16777216,d=2,seed=1", "--no-latency"}, true, "needs at least 33 FPGAs"},
+		{[]string{"model", "--kernel", "wcc", "--graph", karate, "--pes", "10"}, true, "at most 9 PEs fit"},
+		{[]string{"model", "--kernel", "wcc", "--graph", karate, "--fpgas", "5"}, true, "at most 4 FPGAs"},
+		{[]string{"model", "--kernel", "wcc", "--graph", karate, "--board", "nope"}, true, "nope"},
+		{[]string{"model", "--kernel", "wcc", "--graph", karate, "--arch", "x"}, true, "unknown architecture"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
