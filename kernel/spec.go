@@ -33,6 +33,18 @@ type Spec struct {
 	// Verilog holds hand-written kernel modules found beside the spec
 	// (gather.v, apply.v, scatter.v), by file name.
 	Verilog map[string]string
+	// PECost, when set, overrides the board's estimated cost of one PE for
+	// this kernel (a kernel with wide f32 pipelines costs more than WCC).
+	PECost *PECost
+}
+
+// PECost is the fabric one PE takes: LUTs, flip-flops, 36 Kb block RAMs
+// and DSP slices.
+type PECost struct {
+	LUT    int `toml:"lut" json:"lut"`
+	FF     int `toml:"ff" json:"ff"`
+	BRAM36 int `toml:"bram36" json:"bram36"`
+	DSP    int `toml:"dsp" json:"dsp"`
 }
 
 type rawParam struct {
@@ -51,6 +63,7 @@ type rawSpec struct {
 		Message any   `toml:"message"`
 	} `toml:"layout"`
 	Params map[string]rawParam `toml:"params"`
+	PE     *PECost             `toml:"pe"`
 	Code   struct {
 		Init    string `toml:"init"`
 		Gather  string `toml:"gather"`
@@ -131,7 +144,7 @@ func Parse(file string, data []byte) (*Spec, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Spec{Name: raw.Name, Doc: strings.TrimSpace(raw.Doc), File: file}
+	s := &Spec{Name: raw.Name, Doc: strings.TrimSpace(raw.Doc), File: file, PECost: raw.PE}
 	var errs ErrorList
 	at := func(key string) Pos {
 		if p, ok := pos[key]; ok {
@@ -141,6 +154,9 @@ func Parse(file string, data []byte) (*Spec, error) {
 	}
 	add := func(p Pos, format string, args ...any) {
 		errs = append(errs, &Error{Pos: p, Msg: sprintf(format, args...)})
+	}
+	if c := s.PECost; c != nil && (c.LUT < 0 || c.FF < 0 || c.BRAM36 < 0 || c.DSP < 0 || c.LUT+c.FF == 0) {
+		add(at("pe"), "pe: costs must not be negative, and lut or ff must be set")
 	}
 	if s.Name == "" {
 		add(Pos{File: file, Line: 1, Col: 1}, "missing name = \"...\"")

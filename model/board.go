@@ -2,8 +2,10 @@ package model
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/gravf-tui/gravf-tui/boards"
+	"github.com/gravf-tui/gravf-tui/kernel"
 )
 
 // DefaultPipelineCycles is the depth of a PE from an update entering the
@@ -17,6 +19,12 @@ const DefaultPipelineCycles = 21
 // FromBoard builds the model's view of a board. mem names the edge memory
 // ("" for the board's default); it is ignored for BRAM edge storage.
 func FromBoard(b *boards.Board, mem string) (*Platform, error) {
+	return FromBoardKernel(b, mem, nil)
+}
+
+// FromBoardKernel is FromBoard with a kernel's own per-PE cost, which
+// replaces the board's estimate when the board does not fix nP max.
+func FromBoardKernel(b *boards.Board, mem string, cost *kernel.PECost) (*Platform, error) {
 	m := b.EdgeMemory()
 	if mem != "" {
 		var err error
@@ -46,9 +54,19 @@ func FromBoard(b *boards.Board, mem string) (*Platform, error) {
 	if b.Network.Topology == boards.TopologyHierarchical {
 		p.NodeNetBitsPerSec = p.NetBitsPerSec
 	}
-	if b.PE.MaxPerFPGA > 0 {
+	switch {
+	case b.PE.MaxPerFPGA > 0:
 		p.MaxPEsReason = fmt.Sprintf("fixed by the %s board file", b.Name)
-	} else {
+	case cost != nil:
+		n := math.MaxInt
+		for _, r := range [][2]int{{b.FPGA.LUT, cost.LUT}, {b.FPGA.FF, cost.FF}, {b.FPGA.BRAM36, cost.BRAM36}, {b.FPGA.DSP, cost.DSP}} {
+			if r[1] > 0 {
+				n = min(n, r[0]/r[1])
+			}
+		}
+		p.MaxPEs = n
+		p.MaxPEsReason = fmt.Sprintf("the kernel's per-PE cost %d LUT, %d FF, %d BRAM36, %d DSP on %s", cost.LUT, cost.FF, cost.BRAM36, cost.DSP, b.FPGA.Part)
+	default:
 		p.MaxPEsReason = fmt.Sprintf("estimated per-PE cost %d LUT, %d FF, %d BRAM36, %d DSP on %s", b.PE.LUT, b.PE.FF, b.PE.BRAM36, b.PE.DSP, b.FPGA.Part)
 	}
 	return p, nil

@@ -155,3 +155,27 @@ func BenchmarkSweep(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(4*64*64), "ns/point")
 }
+
+// TestKernelPECost checks that a kernel's own per-PE cost replaces the
+// board's estimate where the board derives nP max from its resources.
+func TestKernelPECost(t *testing.T) {
+	b, err := boards.Get("u250")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _ := model.FromBoard(b, "")
+	pr, _ := samples.Kernel("pr")
+	withPR, err := model.FromBoardKernel(b, "", pr.PECost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := min(b.FPGA.LUT/pr.PECost.LUT, b.FPGA.FF/pr.PECost.FF, b.FPGA.BRAM36/pr.PECost.BRAM36, b.FPGA.DSP/pr.PECost.DSP)
+	if withPR.MaxPEs != want || withPR.MaxPEs >= base.MaxPEs {
+		t.Fatalf("PR nP max %d (board estimate %d), want %d", withPR.MaxPEs, base.MaxPEs, want)
+	}
+	a, _ := boards.Get("ac510")
+	fixed, _ := model.FromBoardKernel(a, "", pr.PECost)
+	if fixed.MaxPEs != 9 {
+		t.Fatalf("the AC-510 fixes nP max at 9, got %d", fixed.MaxPEs)
+	}
+}

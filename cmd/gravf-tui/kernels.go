@@ -137,6 +137,9 @@ func showKernel(w io.Writer, s *kernel.Spec, vertices int) error {
 			fmt.Fprintf(w, "  %s\n", line)
 		}
 	}
+	if c := s.PECost; c != nil {
+		fmt.Fprintf(w, "\nPE COST (estimate, overrides the board's): %d LUT, %d FF, %d BRAM36, %d DSP\n", c.LUT, c.FF, c.BRAM36, c.DSP)
+	}
 	if len(s.Verilog) > 0 {
 		fmt.Fprintf(w, "\nHAND-WRITTEN VERILOG: %s\n", strings.Join(sortedKeys(s.Verilog), ", "))
 	}

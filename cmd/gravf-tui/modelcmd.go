@@ -51,12 +51,12 @@ func (f *modelFlags) config() (model.Config, error) {
 }
 
 // platform loads the board and builds the model's platform.
-func (f *modelFlags) platform() (*boards.Board, *model.Platform, error) {
+func (f *modelFlags) platform(cost *kernel.PECost) (*boards.Board, *model.Platform, error) {
 	b, err := boards.Load(f.board)
 	if err != nil {
 		return nil, nil, usageError{err}
 	}
-	p, err := model.FromBoard(b, "")
+	p, err := model.FromBoardKernel(b, "", cost)
 	if err != nil {
 		return nil, nil, usageError{err}
 	}
@@ -138,11 +138,11 @@ that keep it. The curve over nF is always printed.
 			if err != nil {
 				return err
 			}
-			_, p, err := mf.platform()
+			k, g, err := loadKernelGraph(kname, &gf, params)
 			if err != nil {
 				return err
 			}
-			k, g, err := loadKernelGraph(kname, &gf, params)
+			_, p, err := mf.platform(k.Spec.PECost)
 			if err != nil {
 				return err
 			}
