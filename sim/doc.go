@@ -1,0 +1,50 @@
+// Package sim is the cycle-level simulator of the architecture that the
+// RTL generator builds: GraVF-M (broadcast updates, local scatter) and the
+// GraVF baseline (unicast messages), with edges in block RAM or off-chip
+// memory.
+//
+// # Micro-architecture
+//
+// Time is an integer number of clock cycles. Every component is stepped
+// once per cycle in a fixed order, so runs are deterministic. Per FPGA:
+//
+//   - Each PE has an input FIFO (depth InFIFO) fed by the crossbar, a
+//     barrier counter, a scatter unit, a message FIFO (depth MsgFIFO), a
+//     gather unit with a hazard window and an apply unit with an update
+//     queue that can hold one update per local vertex.
+//   - Scatter (BRAM edges): taking an update looks up its local edge list
+//     (one cycle); a non-empty list then emits one edge per cycle, so an
+//     update costs 1 + len cycles and an empty list 1 cycle. Scatter
+//     (off-chip edges): the lookup issues one memory word request per cycle
+//     (edges are stored in power-of-two slots, lists aligned to words), up
+//     to RequestsInFlight per PE, each answered after the memory latency
+//     subject to the FPGA's memory bandwidth; the next update is taken as
+//     soon as the current one's requests are issued, so lookups overlap
+//     the edge stream. Edges leave at one per cycle through the scatter
+//     kernel (latency from the spec) into the message FIFO.
+//   - Gather issues one message per cycle. A message to a vertex whose
+//     previous message is still inside the gather kernel (its latency plus
+//     one write-back cycle) stalls: the hazard detector.
+//   - A barrier marker that has passed the barrier counter (it has seen the
+//     barriers of every PE of the system for that superstep) follows the
+//     messages through scatter; when it reaches gather and gather has
+//     drained, apply sweeps every local vertex, one per cycle, into the
+//     update queue, then queues its own barrier marker (with its update
+//     count and a halt bit when it sent nothing). While apply sweeps, no
+//     message is gathered.
+//   - The crossbar moves at most one update per cycle: remote inputs first,
+//     then the PEs' update queues in round-robin order, and only items of
+//     the FPGA's current superstep channel. An update is written in the
+//     same cycle to every local PE's input FIFO and, for local updates, to
+//     the send FIFO of every other FPGA that holds a neighbour (the
+//     filter); if any destination is full, nothing moves (lockstep
+//     broadcast). The channel advances when every local PE has passed the
+//     barrier of the current one.
+//   - Each ordered FPGA pair has a link: a send FIFO, serialisation at the
+//     pair's rate within the FPGA's interface bandwidth (in link words of
+//     LinkWordBits), the link latency, and a receive FIFO whose space the
+//     sender must hold credit for.
+//
+// The run ends when every PE has seen a superstep in which no PE sent an
+// update; its vertex states then equal the BSP reference engine's.
+package sim

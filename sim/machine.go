@@ -1,0 +1,735 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/kernel"
+)
+
+type itemKind uint8
+
+const (
+	kindUpdate itemKind = iota
+	kindBarrier
+)
+
+// item travels through the crossbar, the links and the PE input FIFOs: an
+// update (v = sender) or a barrier marker (v = source PE).
+type item struct {
+	v     uint32
+	round uint32
+	kind  itemKind
+	halt  bool
+	ready int64 // the cycle from which it may leave its queue
+}
+
+// msg travels from scatter to gather.
+type msg struct {
+	dst     uint32 // destination vertex
+	sender  uint32
+	round   uint32
+	barrier bool
+	halt    bool
+	ready   int64
+	slot    int32 // payload slot, -1 when the payload is the update's
+}
+
+type peMode uint8
+
+const (
+	modeApply peMode = iota
+	modeGather
+	modeDone
+)
+
+// resp is an off-chip memory word on its way back to a PE's scatter unit,
+// or a barrier marker kept in order behind the words.
+type resp struct {
+	u       uint32 // update sender
+	round   uint32
+	lo, hi  int // edges of the PE's local list carried by this word
+	arrive  int64
+	barrier bool
+	halt    bool
+	nbrs    []uint32
+	weights []uint32
+}
+
+// pe is one processing element.
+type pe struct {
+	id, fpga int
+	members  []uint32 // local vertices in local-index order
+	in       ring[item]
+	msgs     ring[msg]
+	uq       ring[item]
+
+	// barrier counter
+	bcSeen      int
+	bcHalt      bool
+	bcCompleted int64 // last round whose barriers have all been counted (-1: none)
+
+	// scatter (BRAM)
+	walking  bool
+	wU       uint32
+	wRound   uint32
+	wNbrs    []uint32
+	wWeights []uint32
+	wPos     int
+	// scatter (off-chip)
+	reqActive   bool
+	reqU        uint32
+	reqRound    uint32
+	reqNbrs     []uint32
+	reqWeights  []uint32
+	reqPos      int // next edge index to request
+	outstanding ring[resp]
+	inflight    int
+	unpack      *resp
+	unpackPos   int
+
+	// gather / apply
+	mode       peMode
+	round      uint32
+	applyIdx   int
+	sent       int
+	hazardSlot []int64 // per hazard slot (local index mod HazardSlots): the cycle it frees
+	lastAny    int64
+	applyStart []int64 // per superstep
+
+	// payloads of messages in flight (scatter output), slot = seq % cap
+	paySeq int32
+	pay    []uint64
+
+	// per-cycle flags for the stall breakdown
+	issued, hazard, scatterBusy bool
+	st                          PEStats
+	doneAt                      int64
+}
+
+// link is one direction of one FPGA pair.
+type link struct {
+	from, to int
+	tx       ring[item]
+	inflight ring[item] // ready = arrival cycle
+	rx       ring[item]
+	rxCap    int
+	tokens   float64
+	words    float64
+}
+
+// fpga groups the PEs and the crossbar of one FPGA.
+type fpga struct {
+	id        int
+	pes       []*pe
+	round     uint32
+	rrLocal   int
+	rrRemote  int
+	in        []*link // links arriving here
+	out       []*link // links leaving here, by destination FPGA (nil for self)
+	ifTokens  float64
+	memTokens float64
+	memRR     int
+	stalled   bool // the crossbar had an item but a destination was full
+	moved     bool
+	xbarMoves int64
+	xbarStall int64
+	// StallPE and stallLink split the crossbar's stalls by cause: a full
+	// PE input FIFO, or a full link send FIFO.
+	stallPE, stallLink int64
+}
+
+// machine is one GraVF-M system being simulated at cycle level.
+type machine struct {
+	s      *Setup
+	p      Params
+	k      *kernel.Kernel
+	g      *graph.Graph
+	part   *graph.Partition
+	layout *graph.EdgeLayout
+	filter *graph.Filter
+	fpgas  []*fpga
+	pes    []*pe
+	links  []*link
+	nPE    int
+	ctx    *kernel.Ctx
+
+	states  []uint64
+	nf      int
+	updPay  [3][]uint64 // update payloads by round mod 3, indexed by vertex
+	nu, nm  int
+	edgeBuf []uint64
+	hazardH int64
+	offchip bool
+
+	now          int64
+	lastProgress int64
+	steps        []stepStats
+	listener     Listener
+}
+
+type stepStats struct {
+	start    int64
+	active   int64
+	messages int64
+	end      int64
+}
+
+func (m *machine) progress() { m.lastProgress = m.now }
+
+// newMachine builds the system: partition, layout, filter, PEs, links.
+func newMachine(s *Setup, p Params) *machine {
+	k, g := s.Kernel, s.Graph
+	m := &machine{s: s, p: p, k: k, g: g, part: s.partition, layout: graph.NewEdgeLayout(g, s.partition),
+		nPE: s.FPGAs * s.PEs, ctx: k.NewCtx(), offchip: s.Mem == MemOffChip, listener: s.Listener}
+	if s.Filter && s.FPGAs > 1 {
+		m.filter = graph.NewFilter(g, s.partition)
+	}
+	m.nf = len(k.Checked.VertexT)
+	m.nu = len(k.Checked.UpdateT)
+	m.nm = len(k.Checked.MessageT)
+	m.states = make([]uint64, g.NumVertices()*m.nf)
+	for i := range m.updPay {
+		m.updPay[i] = make([]uint64, g.NumVertices()*m.nu)
+	}
+	m.edgeBuf = make([]uint64, len(k.Checked.EdgeT))
+	m.hazardH = int64(p.GatherLatency + 1)
+	c := m.ctx
+	for v := 0; v < g.NumVertices(); v++ {
+		c.ID = uint64(v)
+		c.Degree = uint64(g.OutDegree(uint32(v)))
+		k.Init(c, m.states[v*m.nf:v*m.nf+m.nf])
+	}
+	paySlots := MsgFIFODepth + p.ScatterLatency + 1
+	for f := 0; f < s.FPGAs; f++ {
+		fp := &fpga{id: f, out: make([]*link, s.FPGAs)}
+		m.fpgas = append(m.fpgas, fp)
+		for l := 0; l < s.PEs; l++ {
+			id := f*s.PEs + l
+			members := s.partition.Members[id]
+			q := &pe{id: id, fpga: f, members: members,
+				in:          newRing[item](InFIFODepth),
+				msgs:        newRing[msg](MsgFIFODepth + p.ScatterLatency),
+				uq:          newRing[item](len(members) + 2),
+				outstanding: newRing[resp](p.InFlight + 2),
+				hazardSlot:  make([]int64, max(min(HazardSlots, len(members)), 1)),
+				bcCompleted: -1, bcHalt: true,
+				pay: make([]uint64, paySlots*max(m.nm, 1)), lastAny: math.MinInt32}
+			q.applyStart = append(q.applyStart, 0)
+			fp.pes = append(fp.pes, q)
+			m.pes = append(m.pes, q)
+		}
+	}
+	for a := 0; a < s.FPGAs; a++ {
+		for b := 0; b < s.FPGAs; b++ {
+			if a == b {
+				continue
+			}
+			l := &link{from: a, to: b, tx: newRing[item](LinkTxFIFODepth), inflight: newRing[item](64), rx: newRing[item](LinkRxFIFODepth)}
+			// Credit covers the receive FIFO plus the link's round trip.
+			l.rxCap = LinkRxFIFODepth + int(math.Ceil(2*float64(p.LinkLatency)*p.PairWordsPerCycle/max(p.UpdateWords, 1e-9)))
+			m.links = append(m.links, l)
+			m.fpgas[a].out[b] = l
+			m.fpgas[b].in = append(m.fpgas[b].in, l)
+		}
+	}
+	m.steps = []stepStats{{start: 0}}
+	return m
+}
+
+func (m *machine) state(v uint32) []uint64 { return m.states[int(v)*m.nf : int(v)*m.nf+m.nf] }
+
+// run steps the machine until every PE has terminated.
+func (m *machine) run(ctx context.Context) error {
+	stallLimit := int64(200000 + 20*(m.p.LinkLatency+m.p.MemLatency))
+	maxCycles := m.s.MaxCycles
+	for {
+		if m.now&0xFFFF == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if m.s.Progress != nil {
+				m.s.Progress(Progress{Cycle: m.now, Superstep: len(m.steps) - 1})
+			}
+		}
+		for _, q := range m.pes {
+			q.issued, q.hazard, q.scatterBusy = false, false, false
+			m.stepGatherApply(q)
+		}
+		for _, fp := range m.fpgas {
+			m.memRefill(fp)
+			for i := range fp.pes {
+				// Rotate the order in which PEs meet the memory arbiter.
+				q := fp.pes[(i+fp.memRR)%len(fp.pes)]
+				if m.offchip {
+					m.stepScatterOffchip(fp, q)
+				} else {
+					m.stepScatterBRAM(q)
+				}
+			}
+			fp.memRR++
+		}
+		done := true
+		for _, fp := range m.fpgas {
+			m.stepCrossbar(fp)
+			for _, q := range fp.pes {
+				done = done && q.mode == modeDone
+			}
+		}
+		m.stepLinks()
+		m.account()
+		if m.listener != nil {
+			m.listener.Cycle(m)
+		}
+		if done {
+			return nil
+		}
+		m.now++
+		if m.now-m.lastProgress > stallLimit {
+			return m.deadlock()
+		}
+		if maxCycles > 0 && m.now >= maxCycles {
+			return fmt.Errorf("stopped at the cycle limit %d in superstep %d", maxCycles, len(m.steps)-1)
+		}
+	}
+}
+
+// stepGatherApply advances the gather/apply unit of one PE.
+func (m *machine) stepGatherApply(q *pe) {
+	k, c := m.k, m.ctx
+	switch q.mode {
+	case modeDone:
+		return
+	case modeApply:
+		if q.applyIdx < len(q.members) {
+			v := q.members[q.applyIdx]
+			c.ID, c.Degree, c.Superstep = uint64(v), uint64(m.g.OutDegree(v)), uint64(q.round)
+			off := int(v) * m.nu
+			pay := m.updPay[q.round%3][off : off+m.nu]
+			if k.Apply(c, m.state(v), pay) {
+				q.uq.push(item{v: v, round: q.round, kind: kindUpdate, ready: m.now + int64(m.p.ApplyLatency)})
+				q.sent++
+				m.stepOf(q.round).active++
+			}
+			q.applyIdx++
+			q.st.Apply++
+			m.progress()
+			return
+		}
+		q.uq.push(item{v: uint32(q.id), round: q.round, kind: kindBarrier, halt: q.sent == 0, ready: m.now + int64(m.p.ApplyLatency) + 1})
+		q.mode = modeGather
+		q.st.Apply++
+		m.progress()
+		return
+	}
+	if q.msgs.empty() || q.msgs.peek().ready > m.now {
+		return
+	}
+	h := q.msgs.peek()
+	if h.barrier {
+		if m.now < q.lastAny+m.hazardH {
+			q.hazard = true // flushing the gather pipeline
+			return
+		}
+		b := q.msgs.pop()
+		m.progress()
+		if b.halt {
+			q.mode, q.doneAt = modeDone, m.now
+			m.stepOf(b.round).end = max(m.stepOf(b.round).end, m.now)
+			return
+		}
+		st := m.stepOf(b.round)
+		st.end = max(st.end, m.now)
+		q.round = b.round + 1
+		q.mode, q.applyIdx, q.sent = modeApply, 0, 0
+		ns := m.stepOf(q.round)
+		if ns.start == 0 || m.now < ns.start {
+			ns.start = m.now
+		}
+		return
+	}
+	slot := int(m.part.Local[h.dst]) % len(q.hazardSlot)
+	if m.now < q.hazardSlot[slot] {
+		q.hazard = true
+		return
+	}
+	mg := q.msgs.pop()
+	if mg.slot >= 0 {
+		c.Msg = q.pay[int(mg.slot)*m.nm : int(mg.slot)*m.nm+m.nm]
+	} else {
+		off := int(mg.sender) * m.nu
+		c.Msg = m.updPay[mg.round%3][off : off+m.nu]
+	}
+	c.Sender, c.ID, c.Superstep = uint64(mg.sender), uint64(mg.dst), uint64(mg.round+1)
+	k.Gather(c, m.state(mg.dst))
+	q.hazardSlot[slot], q.lastAny = m.now+m.hazardH, m.now
+	q.issued = true
+	q.st.Messages++
+	m.stepOf(mg.round).messages++
+	m.progress()
+}
+
+func (m *machine) stepOf(round uint32) *stepStats {
+	for int(round) >= len(m.steps) {
+		m.steps = append(m.steps, stepStats{})
+	}
+	return &m.steps[round]
+}
+
+// emit sends one edge of update u through the scatter kernel into the
+// message FIFO. The caller checks that the FIFO has room.
+func (m *machine) emit(q *pe, u, round uint32, w uint32, weight uint32, hasWeight bool) {
+	mg := msg{dst: w, sender: u, round: round, ready: m.now + int64(m.p.ScatterLatency), slot: -1}
+	if !m.k.ScatterIsCopy() {
+		c := m.ctx
+		off := int(u) * m.nu
+		c.Update = m.updPay[round%3][off : off+m.nu]
+		c.Sender, c.Neighbor, c.Degree, c.Superstep = uint64(u), uint64(w), uint64(m.g.OutDegree(u)), uint64(round+1)
+		if len(m.edgeBuf) > 0 {
+			m.edgeBuf[0] = 1
+			if hasWeight {
+				m.edgeBuf[0] = uint64(weight)
+			}
+			c.Edge = m.edgeBuf
+		}
+		slots := len(q.pay) / max(m.nm, 1)
+		slot := q.paySeq % int32(slots)
+		q.paySeq++
+		m.k.Scatter(c, q.pay[int(slot)*m.nm:int(slot)*m.nm+m.nm])
+		mg.slot = slot
+	}
+	q.msgs.push(mg)
+}
+
+// takeInput handles the head of the input FIFO when scatter is free: a
+// barrier is counted (and passed on once every PE's has arrived); an
+// update is returned for scatter. ok is false when nothing was taken.
+func (m *machine) takeInput(q *pe, pushBarrier func(halt bool, round uint32) bool) (it item, ok bool) {
+	if q.in.empty() {
+		return item{}, false
+	}
+	h := q.in.peek()
+	if h.kind == kindBarrier {
+		if q.bcSeen+1 == m.nPE {
+			if !pushBarrier(q.bcHalt && h.halt, h.round) {
+				return item{}, false
+			}
+			q.bcCompleted = int64(h.round)
+			q.bcSeen, q.bcHalt = 0, true
+		} else {
+			q.bcSeen++
+			q.bcHalt = q.bcHalt && h.halt
+		}
+		q.in.pop()
+		q.scatterBusy = true
+		m.progress()
+		return item{}, false
+	}
+	q.scatterBusy = true
+	m.progress()
+	return q.in.pop(), true
+}
+
+// stepScatterBRAM: one cycle to look up a list, then one edge per cycle.
+func (m *machine) stepScatterBRAM(q *pe) {
+	if q.walking {
+		q.scatterBusy = true
+		if q.msgs.full() {
+			return
+		}
+		var w uint32
+		if q.wWeights != nil {
+			w = q.wWeights[q.wPos]
+		}
+		m.emit(q, q.wU, q.wRound, q.wNbrs[q.wPos], w, q.wWeights != nil)
+		q.wPos++
+		q.walking = q.wPos < len(q.wNbrs)
+		m.progress()
+		return
+	}
+	it, ok := m.takeInput(q, func(halt bool, round uint32) bool {
+		if q.msgs.full() {
+			return false
+		}
+		q.msgs.push(msg{barrier: true, halt: halt, round: round, ready: m.now + int64(m.p.ScatterLatency)})
+		return true
+	})
+	if !ok {
+		return
+	}
+	nbrs, ws := m.layout.Local(q.id, it.v)
+	if len(nbrs) > 0 {
+		q.walking, q.wU, q.wRound, q.wNbrs, q.wWeights, q.wPos = true, it.v, it.round, nbrs, ws, 0
+	}
+}
+
+func (m *machine) memRefill(fp *fpga) {
+	if !m.offchip {
+		return
+	}
+	fp.memTokens = min(fp.memTokens+m.p.MemWordsPerCycle, max(m.p.MemWordsPerCycle, 1))
+}
+
+// stepScatterOffchip: the pipelined off-chip scatter. Unpack one edge per
+// cycle from returned words; issue one word request per cycle; take the
+// next update once the current one's requests are all issued.
+func (m *machine) stepScatterOffchip(fp *fpga, q *pe) {
+	// 1. Unpack.
+	if q.unpack == nil && !q.outstanding.empty() && q.outstanding.peek().arrive <= m.now {
+		r := q.outstanding.pop()
+		if r.barrier {
+			if !q.msgs.full() {
+				q.msgs.push(msg{barrier: true, halt: r.halt, round: r.round, ready: m.now + int64(m.p.ScatterLatency)})
+				m.progress()
+			} else {
+				// Put it back at the head: keep order.
+				q.outstanding.pushFront(r)
+			}
+		} else {
+			q.unpack, q.unpackPos = &r, r.lo
+			q.inflight--
+		}
+	}
+	if q.unpack != nil && !q.msgs.full() {
+		r := q.unpack
+		var w uint32
+		if r.weights != nil {
+			w = r.weights[q.unpackPos]
+		}
+		m.emit(q, r.u, r.round, r.nbrs[q.unpackPos], w, r.weights != nil)
+		q.unpackPos++
+		q.scatterBusy = true
+		if q.unpackPos >= r.hi {
+			q.unpack = nil
+		}
+		m.progress()
+	}
+	// 2. Request one word.
+	if q.reqActive && q.inflight < m.p.InFlight && fp.memTokens >= 1 && !q.outstanding.full() {
+		lo := q.reqPos
+		hi := min(lo+m.p.EdgesPerWord, len(q.reqNbrs))
+		q.outstanding.push(resp{u: q.reqU, round: q.reqRound, lo: lo, hi: hi, arrive: m.now + int64(m.p.MemLatency), nbrs: q.reqNbrs, weights: q.reqWeights})
+		q.inflight++
+		fp.memTokens--
+		q.reqPos = hi
+		q.reqActive = q.reqPos < len(q.reqNbrs)
+		q.scatterBusy = true
+		q.st.MemWords++
+		m.progress()
+		if q.reqActive {
+			return
+		}
+		// The next update is latched in the cycle the last request issues.
+	}
+	if q.reqActive {
+		return
+	}
+	// 3. Latch the next update.
+	it, ok := m.takeInput(q, func(halt bool, round uint32) bool {
+		if q.outstanding.full() {
+			return false
+		}
+		q.outstanding.push(resp{barrier: true, halt: halt, round: round, arrive: m.now})
+		return true
+	})
+	if !ok {
+		return
+	}
+	nbrs, ws := m.layout.Local(q.id, it.v)
+	if len(nbrs) > 0 {
+		q.reqActive, q.reqU, q.reqRound, q.reqNbrs, q.reqWeights, q.reqPos = true, it.v, it.round, nbrs, ws, 0
+	}
+}
+
+// stepCrossbar moves at most one item per FPGA: remote first, then the
+// local update queues in round-robin order, in lockstep to every
+// destination.
+func (m *machine) stepCrossbar(fp *fpga) {
+	fp.stalled, fp.moved = false, false
+	// Advance the channel once every local PE has passed its barrier.
+	for {
+		all := true
+		for _, q := range fp.pes {
+			if q.mode != modeDone && q.bcCompleted < int64(fp.round) {
+				all = false
+				break
+			}
+		}
+		if !all {
+			break
+		}
+		fp.round++
+		if fp.round > 1<<30 {
+			return
+		}
+		allDone := true
+		for _, q := range fp.pes {
+			allDone = allDone && q.mode == modeDone
+		}
+		if allDone {
+			return
+		}
+	}
+	localFull := false
+	for _, q := range fp.pes {
+		if q.in.full() {
+			localFull = true
+			break
+		}
+	}
+	// Remote inputs have priority.
+	n := len(fp.in)
+	for i := 0; i < n; i++ {
+		l := fp.in[(fp.rrRemote+i)%n]
+		if l.rx.empty() || l.rx.peek().round != fp.round {
+			continue
+		}
+		if localFull {
+			fp.stalled = true
+			fp.xbarStall++
+			fp.stallPE++
+			return
+		}
+		it := l.rx.pop()
+		for _, q := range fp.pes {
+			q.in.push(it)
+		}
+		fp.rrRemote = (fp.rrRemote + i + 1) % n
+		fp.moved = true
+		fp.xbarMoves++
+		m.progress()
+		return
+	}
+	np := len(fp.pes)
+	for i := 0; i < np; i++ {
+		src := fp.pes[(fp.rrLocal+i)%np]
+		if src.uq.empty() {
+			continue
+		}
+		h := src.uq.peek()
+		if h.round != fp.round || h.ready > m.now {
+			continue
+		}
+		ok := !localFull
+		for g, l := range fp.out {
+			if l != nil && m.needs(h, g) && l.tx.full() {
+				ok = false
+			}
+		}
+		if !ok {
+			fp.stalled = true
+			fp.xbarStall++
+			if localFull {
+				fp.stallPE++
+			} else {
+				fp.stallLink++
+			}
+			return
+		}
+		it := src.uq.pop()
+		for _, q := range fp.pes {
+			q.in.push(it)
+		}
+		for g, l := range fp.out {
+			if l != nil && m.needs(&it, g) {
+				l.tx.push(it)
+			}
+		}
+		fp.rrLocal = (fp.rrLocal + i + 1) % np
+		fp.moved = true
+		fp.xbarMoves++
+		m.progress()
+		return
+	}
+}
+
+// needs reports whether FPGA g must receive item it: barriers always,
+// updates unless the filter knows g holds no neighbour of the sender.
+func (m *machine) needs(it *item, g int) bool {
+	return it.kind == kindBarrier || m.filter == nil || m.filter.Has(it.v, g)
+}
+
+// stepLinks serialises items onto the links and delivers arrivals.
+func (m *machine) stepLinks() {
+	for _, fp := range m.fpgas {
+		fp.ifTokens = min(fp.ifTokens+m.p.IfWordsPerCycle, max(m.p.IfWordsPerCycle, m.p.UpdateWords))
+	}
+	for _, l := range m.links {
+		for !l.inflight.empty() && l.inflight.peek().ready <= m.now {
+			l.rx.push(l.inflight.pop())
+			m.progress()
+		}
+		l.tokens = min(l.tokens+m.p.PairWordsPerCycle, max(m.p.PairWordsPerCycle, m.p.UpdateWords))
+		if l.tx.empty() {
+			continue
+		}
+		cost := m.p.UpdateWords
+		src := m.fpgas[l.from]
+		if l.tokens+1e-9 < cost || src.ifTokens+1e-9 < cost || l.inflight.len()+l.rx.len() >= l.rxCap {
+			continue
+		}
+		it := l.tx.pop()
+		it.ready = m.now + int64(max(m.p.LinkLatency, 1))
+		l.inflight.push(it)
+		l.tokens -= cost
+		src.ifTokens -= cost
+		l.words += cost
+		m.progress()
+	}
+}
+
+// account attributes this cycle of every PE to one cause.
+func (m *machine) account() {
+	for _, fp := range m.fpgas {
+		netBusy := false
+		for _, l := range fp.in {
+			if !l.inflight.empty() || !l.tx.empty() || !l.rx.empty() {
+				netBusy = true
+			}
+		}
+		for _, q := range fp.pes {
+			st := &q.st
+			switch {
+			case q.mode == modeDone:
+				st.Done++
+			case q.mode == modeApply:
+				// counted when the sweep stepped
+			case q.issued:
+				st.Busy++
+			case q.hazard:
+				st.Hazard++
+			case q.scatterBusy || !q.msgs.empty():
+				st.Scatter++
+			case m.offchip && (q.inflight > 0 || q.unpack != nil):
+				st.Memory++
+			case fp.stalled:
+				st.Crossbar++
+			case netBusy:
+				st.Network++
+			default:
+				st.Barrier++
+			}
+		}
+	}
+}
+
+// deadlock describes why nothing moved for a long time.
+func (m *machine) deadlock() error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "no progress for %d cycles at cycle %d (superstep %d): deadlock", m.now-m.lastProgress, m.now, len(m.steps)-1)
+	for _, fp := range m.fpgas {
+		fmt.Fprintf(&b, "\n  FPGA %d crossbar: channel %d, stalled %v", fp.id, fp.round, fp.stalled)
+		for _, q := range fp.pes {
+			mode := [...]string{"apply", "gather", "done"}[q.mode]
+			fmt.Fprintf(&b, "\n    PE %d: %s round %d, input %d/%d, messages %d, update queue %d, barriers counted %d of %d for round %d",
+				q.id, mode, q.round, q.in.len(), q.in.cap(), q.msgs.len(), q.uq.len(), q.bcSeen, m.nPE, q.bcCompleted+1)
+		}
+	}
+	for _, l := range m.links {
+		fmt.Fprintf(&b, "\n  link %d->%d: send %d, in flight %d, receive %d", l.from, l.to, l.tx.len(), l.inflight.len(), l.rx.len())
+	}
+	return fmt.Errorf("%s", b.String())
+}

@@ -1,0 +1,53 @@
+package sim
+
+// ring is a FIFO with a fixed capacity, the hardware FIFO of the
+// micro-architecture. The zero value has capacity 0; use newRing.
+type ring[T any] struct {
+	buf        []T
+	head, size int
+}
+
+func newRing[T any](capacity int) ring[T] { return ring[T]{buf: make([]T, max(capacity, 1))} }
+
+func (r *ring[T]) len() int    { return r.size }
+func (r *ring[T]) cap() int    { return len(r.buf) }
+func (r *ring[T]) full() bool  { return r.size == len(r.buf) }
+func (r *ring[T]) empty() bool { return r.size == 0 }
+
+// push appends x; the caller checks full first.
+func (r *ring[T]) push(x T) {
+	if r.size == len(r.buf) {
+		r.grow()
+	}
+	r.buf[(r.head+r.size)%len(r.buf)] = x
+	r.size++
+}
+
+// grow doubles an unbounded queue (the update queue); hardware FIFOs are
+// checked with full before push and never grow.
+func (r *ring[T]) grow() {
+	n := make([]T, 2*len(r.buf))
+	for i := 0; i < r.size; i++ {
+		n[i] = r.buf[(r.head+i)%len(r.buf)]
+	}
+	r.buf, r.head = n, 0
+}
+
+func (r *ring[T]) peek() *T { return &r.buf[r.head] }
+
+func (r *ring[T]) pop() T {
+	x := r.buf[r.head]
+	r.head = (r.head + 1) % len(r.buf)
+	r.size--
+	return x
+}
+
+// pushFront puts x back at the head (an item that could not move on).
+func (r *ring[T]) pushFront(x T) {
+	if r.size == len(r.buf) {
+		r.grow()
+	}
+	r.head = (r.head - 1 + len(r.buf)) % len(r.buf)
+	r.buf[r.head] = x
+	r.size++
+}

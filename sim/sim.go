@@ -1,0 +1,316 @@
+package sim
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gravf-tui/gravf-tui/boards"
+	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/kernel"
+	"github.com/gravf-tui/gravf-tui/model"
+)
+
+// Detail selects the level of detail.
+type Detail string
+
+// Levels of detail.
+const (
+	// Cycle steps every component every cycle; the generated RTL agrees
+	// with it.
+	Cycle Detail = "cycle"
+	// Fast uses coarse events: whole edge lists, skipped idle cycles,
+	// per-superstep phases. It is what sweeps and the TUI use.
+	Fast Detail = "fast"
+)
+
+// ParseDetail parses a CLI value.
+func ParseDetail(s string) (Detail, error) {
+	switch strings.ToLower(s) {
+	case "", "fast":
+		return Fast, nil
+	case "cycle":
+		return Cycle, nil
+	}
+	return "", fmt.Errorf("unknown detail %q (valid: fast, cycle)", s)
+}
+
+// Memory kinds, as the model names them.
+const (
+	MemOffChip = model.OffChip
+	MemBRAM    = model.BRAM
+)
+
+// Progress reports a running simulation.
+type Progress struct {
+	Cycle     int64
+	Superstep int
+}
+
+// Setup is everything one run needs.
+type Setup struct {
+	Board  *boards.Board
+	Kernel *kernel.Kernel
+	Graph  *graph.Graph
+	FPGAs  int
+	PEs    int
+	Arch   model.Arch
+	Mem    model.MemKind
+	// Partitioner and its options (METIS needs gpmetis).
+	Partitioner graph.Partitioner
+	UFactor     int
+	Packing     bool
+	Filter      bool
+	Seed        uint64
+	Detail      Detail
+	// MaxCycles stops a run (0: no limit besides the deadlock detector).
+	MaxCycles int64
+	Progress  func(Progress)
+	// Listener observes the run (trace recording).
+	Listener Listener
+
+	partition *graph.Partition
+}
+
+// Listener observes a cycle-level run; trace recording is one.
+type Listener interface {
+	// Cycle is called at the end of every simulated cycle.
+	Cycle(v View)
+}
+
+// View is what a listener may read of a running machine.
+type View interface {
+	Now() int64
+	Superstep() int
+	PEStats() []PEStats
+	LinkWords() []float64
+}
+
+// PEStats is the cycle breakdown of one PE: every cycle of the run is
+// counted in exactly one of the cause fields.
+type PEStats struct {
+	Busy     int64 `json:"busy"`     // gathered a message
+	Apply    int64 `json:"apply"`    // swept a vertex through apply
+	Hazard   int64 `json:"hazard"`   // gather stalled on a vertex in flight, or flushing
+	Scatter  int64 `json:"scatter"`  // scatter looked up a list or filled the kernel pipeline
+	Memory   int64 `json:"memory"`   // waited for off-chip edge words
+	Crossbar int64 `json:"crossbar"` // the lockstep broadcast was blocked by a full PE
+	Network  int64 `json:"network"`  // waited for updates on the links
+	Barrier  int64 `json:"barrier"`  // waited for other PEs' barriers
+	Done     int64 `json:"done"`     // terminated, waiting for the others
+
+	Messages int64 `json:"messages"`
+	MemWords int64 `json:"mem_words"`
+}
+
+// Superstep is one superstep of a run.
+type Superstep struct {
+	Index    int   `json:"superstep"`
+	Start    int64 `json:"start_cycle"`
+	Cycles   int64 `json:"cycles"`
+	Active   int64 `json:"active"`
+	Messages int64 `json:"messages"`
+}
+
+// Result is what a run measured.
+type Result struct {
+	Arch       model.Arch    `json:"arch"`
+	Mem        model.MemKind `json:"mem"`
+	Detail     Detail        `json:"detail"`
+	FPGAs      int           `json:"fpgas"`
+	PEs        int           `json:"pes"`
+	Cycles     int64         `json:"cycles"`
+	Seconds    float64       `json:"seconds"`
+	Messages   int64         `json:"messages"`
+	TEPS       float64       `json:"teps"`
+	Supersteps int           `json:"supersteps"`
+	// PerSuperstep lists every superstep.
+	PerSuperstep []Superstep `json:"per_superstep"`
+	// PerPE is the stall breakdown of every PE; Stalls sums it.
+	PerPE  []PEStats `json:"per_pe"`
+	Stalls PEStats   `json:"stalls"`
+	// Links lists the utilisation of every link (words sent / cycles /
+	// words per cycle of the pair).
+	Links []LinkStats `json:"links"`
+	// ModelTSys is the model's T_sys for the same configuration, and
+	// Efficiency = TEPS / ModelTSys.
+	ModelTSys  float64 `json:"model_tsys"`
+	Efficiency float64 `json:"efficiency"`
+	// ResultSHA256 is the SHA-256 of the final states as `gravf-tui ref`
+	// writes them.
+	ResultSHA256 string        `json:"result_sha256"`
+	Wall         time.Duration `json:"-"`
+	WallSeconds  float64       `json:"wall_seconds"`
+	Params       Params        `json:"params"`
+
+	States []uint64 `json:"-"`
+	Fields int      `json:"-"`
+}
+
+// LinkStats is one direction of one FPGA pair.
+type LinkStats struct {
+	From        int     `json:"from"`
+	To          int     `json:"to"`
+	Words       float64 `json:"words"`
+	Utilisation float64 `json:"utilisation"`
+}
+
+// Run simulates the setup. It fails on an impossible configuration, on
+// cancellation, and with a diagnostic when the machine deadlocks.
+func Run(ctx context.Context, s *Setup) (*Result, error) {
+	if s.FPGAs < 1 || s.PEs < 1 {
+		return nil, fmt.Errorf("need at least one FPGA and one PE, got %d x %d", s.FPGAs, s.PEs)
+	}
+	if s.Board.MaxFPGAs > 0 && s.FPGAs > s.Board.MaxFPGAs {
+		return nil, fmt.Errorf("%d FPGAs requested; %s has %d", s.FPGAs, s.Board.Name, s.Board.MaxFPGAs)
+	}
+	if s.Arch == "" {
+		s.Arch = model.GraVFM
+	}
+	if s.Mem == "" {
+		s.Mem = model.OffChip
+	}
+	if s.Detail == "" {
+		s.Detail = Fast
+	}
+	if s.Partitioner == "" {
+		s.Partitioner = graph.Greedy
+	}
+	if err := kernel.EdgeData(s.Kernel, s.Graph); err != nil {
+		return nil, err
+	}
+	p, err := NewParams(s.Board, s.Kernel, s.Packing)
+	if err != nil {
+		return nil, err
+	}
+	part, err := graph.NewPartition(ctx, s.Graph, graph.PartitionOptions{FPGAs: s.FPGAs, PEs: s.PEs, Method: s.Partitioner, UFactor: s.UFactor, Seed: s.Seed})
+	if err != nil {
+		return nil, err
+	}
+	s.partition = part
+	start := time.Now()
+	var res *Result
+	switch {
+	case s.Arch == model.GraVF:
+		return nil, fmt.Errorf("the GraVF baseline is not simulated yet")
+	case s.Detail == Cycle:
+		m := newMachine(s, p)
+		if err := m.run(ctx); err != nil {
+			return nil, err
+		}
+		res = m.result()
+	default:
+		m := newMachine(s, p)
+		if err := m.run(ctx); err != nil {
+			return nil, err
+		}
+		res = m.result()
+	}
+	res.Detail = s.Detail
+	res.Wall = time.Since(start)
+	res.WallSeconds = res.Wall.Seconds()
+	res.Params = p
+	if err := finish(s, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// result collects the machine's measurements.
+func (m *machine) result() *Result {
+	r := &Result{Arch: m.s.Arch, Mem: m.s.Mem, FPGAs: m.s.FPGAs, PEs: m.s.PEs, Cycles: m.now + 1, States: m.states, Fields: m.nf}
+	for i, st := range m.steps {
+		end := r.Cycles
+		if i+1 < len(m.steps) {
+			end = m.steps[i+1].start
+		}
+		r.PerSuperstep = append(r.PerSuperstep, Superstep{Index: i, Start: st.start, Cycles: end - st.start, Active: st.active, Messages: st.messages})
+		r.Messages += st.messages
+	}
+	r.Supersteps = len(m.steps)
+	for _, q := range m.pes {
+		r.PerPE = append(r.PerPE, q.st)
+	}
+	for _, l := range m.links {
+		u := 0.0
+		if m.p.PairWordsPerCycle > 0 {
+			u = l.words / float64(r.Cycles) / m.p.PairWordsPerCycle
+		}
+		r.Links = append(r.Links, LinkStats{From: l.from, To: l.to, Words: l.words, Utilisation: u})
+	}
+	return r
+}
+
+// finish fills the derived figures: seconds, TEPS, stall sums, the result
+// hash and the model's T_sys.
+func finish(s *Setup, r *Result) error {
+	r.Seconds = float64(r.Cycles) / s.Board.ClockHz()
+	if r.Seconds > 0 {
+		r.TEPS = float64(r.Messages) / r.Seconds
+	}
+	for _, st := range r.PerPE {
+		r.Stalls.Busy += st.Busy
+		r.Stalls.Apply += st.Apply
+		r.Stalls.Hazard += st.Hazard
+		r.Stalls.Scatter += st.Scatter
+		r.Stalls.Memory += st.Memory
+		r.Stalls.Crossbar += st.Crossbar
+		r.Stalls.Network += st.Network
+		r.Stalls.Barrier += st.Barrier
+		r.Stalls.Done += st.Done
+		r.Stalls.Messages += st.Messages
+		r.Stalls.MemWords += st.MemWords
+	}
+	ref := &kernel.Result{Kernel: s.Kernel, Graph: s.Graph, States: r.States, Fields: r.Fields}
+	h := sha256.New()
+	if err := ref.WriteTSV(h); err != nil {
+		return err
+	}
+	r.ResultSHA256 = hex.EncodeToString(h.Sum(nil))
+	p, err := model.FromBoardKernel(s.Board, "", s.Kernel.Spec.PECost)
+	if err != nil {
+		return err
+	}
+	p.MaxPEs = 0 // the simulator may run any nP the user asks for
+	cpe, src := p.KernelCPE(s.Kernel.Spec.Name)
+	w := model.NewWorkload(s.Kernel, s.Graph, cpe, src, nil)
+	mr, err := model.Evaluate(p, w, model.Config{FPGAs: s.FPGAs, PEs: s.PEs, Arch: s.Arch, Mem: s.Mem, Packing: s.Packing, Filter: s.Filter})
+	if err == nil || isCapacity(err) {
+		r.ModelTSys = mr.TSys
+		if mr.TSys > 0 {
+			r.Efficiency = r.TEPS / mr.TSys
+		}
+	}
+	return nil
+}
+
+func isCapacity(err error) bool {
+	return err != nil && strings.Contains(err.Error(), model.ErrCapacity.Error())
+}
+
+// Now returns the current cycle.
+func (m *machine) Now() int64 { return m.now }
+
+// Superstep returns the highest superstep any PE has reached.
+func (m *machine) Superstep() int { return len(m.steps) - 1 }
+
+// PEStats returns the running breakdown of every PE.
+func (m *machine) PEStats() []PEStats {
+	out := make([]PEStats, len(m.pes))
+	for i, q := range m.pes {
+		out[i] = q.st
+	}
+	return out
+}
+
+// LinkWords returns the words sent on every link so far.
+func (m *machine) LinkWords() []float64 {
+	out := make([]float64, len(m.links))
+	for i, l := range m.links {
+		out[i] = l.words
+	}
+	return out
+}
