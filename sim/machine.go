@@ -25,6 +25,10 @@ type item struct {
 	kind  itemKind
 	halt  bool
 	ready int64 // the cycle from which it may leave its queue
+	// GraVF messages: the destination vertex (or PE, for a barrier) and
+	// the edge's weight; the payload is computed from these when gathered.
+	dst    uint32
+	weight uint32
 }
 
 // msg travels from scatter to gather.
@@ -654,31 +658,41 @@ func (m *machine) needs(it *item, g int) bool {
 
 // stepLinks serialises items onto the links and delivers arrivals.
 func (m *machine) stepLinks() {
-	for _, fp := range m.fpgas {
-		fp.ifTokens = min(fp.ifTokens+m.p.IfWordsPerCycle, max(m.p.IfWordsPerCycle, m.p.UpdateWords))
+	if stepLinks(m.fpgas, m.links, &m.p, m.p.UpdateWords, m.now) {
+		m.progress()
 	}
-	for _, l := range m.links {
-		for !l.inflight.empty() && l.inflight.peek().ready <= m.now {
+}
+
+// stepLinks serialises items of cost words each onto the links, within
+// each pair's and each FPGA's bandwidth and the receiver's credit, and
+// delivers the arrivals. It reports whether anything moved.
+func stepLinks(fpgas []*fpga, links []*link, p *Params, cost float64, now int64) bool {
+	moved := false
+	for _, fp := range fpgas {
+		fp.ifTokens = min(fp.ifTokens+p.IfWordsPerCycle, max(p.IfWordsPerCycle, cost))
+	}
+	for _, l := range links {
+		for !l.inflight.empty() && l.inflight.peek().ready <= now {
 			l.rx.push(l.inflight.pop())
-			m.progress()
+			moved = true
 		}
-		l.tokens = min(l.tokens+m.p.PairWordsPerCycle, max(m.p.PairWordsPerCycle, m.p.UpdateWords))
+		l.tokens = min(l.tokens+p.PairWordsPerCycle, max(p.PairWordsPerCycle, cost))
 		if l.tx.empty() {
 			continue
 		}
-		cost := m.p.UpdateWords
-		src := m.fpgas[l.from]
+		src := fpgas[l.from]
 		if l.tokens+1e-9 < cost || src.ifTokens+1e-9 < cost || l.inflight.len()+l.rx.len() >= l.rxCap {
 			continue
 		}
 		it := l.tx.pop()
-		it.ready = m.now + int64(max(m.p.LinkLatency, 1))
+		it.ready = now + int64(max(p.LinkLatency, 1))
 		l.inflight.push(it)
 		l.tokens -= cost
 		src.ifTokens -= cost
 		l.words += cost
-		m.progress()
+		moved = true
 	}
+	return moved
 }
 
 // account attributes this cycle of every PE to one cause.

@@ -195,7 +195,11 @@ func Run(ctx context.Context, s *Setup) (*Result, error) {
 	var res *Result
 	switch {
 	case s.Arch == model.GraVF:
-		return nil, fmt.Errorf("the GraVF baseline is not simulated yet")
+		b := newBaseline(s, p)
+		if err := b.run(ctx); err != nil {
+			return nil, err
+		}
+		res = b.result()
 	case s.Detail == Cycle:
 		m := newMachine(s, p)
 		if err := m.run(ctx); err != nil {
@@ -222,26 +226,36 @@ func Run(ctx context.Context, s *Setup) (*Result, error) {
 // result collects the machine's measurements.
 func (m *machine) result() *Result {
 	r := &Result{Arch: m.s.Arch, Mem: m.s.Mem, FPGAs: m.s.FPGAs, PEs: m.s.PEs, Cycles: m.now + 1, States: m.states, Fields: m.nf}
-	for i, st := range m.steps {
+	fillSteps(r, m.steps)
+	for _, q := range m.pes {
+		r.PerPE = append(r.PerPE, q.st)
+	}
+	linkStats(r, m.links, m.p.PairWordsPerCycle)
+	return r
+}
+
+// fillSteps turns superstep counters into the result's list; a superstep
+// lasts until the next one starts.
+func fillSteps(r *Result, steps []stepStats) {
+	for i, st := range steps {
 		end := r.Cycles
-		if i+1 < len(m.steps) {
-			end = m.steps[i+1].start
+		if i+1 < len(steps) {
+			end = steps[i+1].start
 		}
 		r.PerSuperstep = append(r.PerSuperstep, Superstep{Index: i, Start: st.start, Cycles: end - st.start, Active: st.active, Messages: st.messages})
 		r.Messages += st.messages
 	}
-	r.Supersteps = len(m.steps)
-	for _, q := range m.pes {
-		r.PerPE = append(r.PerPE, q.st)
-	}
-	for _, l := range m.links {
+	r.Supersteps = len(steps)
+}
+
+func linkStats(r *Result, links []*link, pairWords float64) {
+	for _, l := range links {
 		u := 0.0
-		if m.p.PairWordsPerCycle > 0 {
-			u = l.words / float64(r.Cycles) / m.p.PairWordsPerCycle
+		if pairWords > 0 {
+			u = l.words / float64(r.Cycles) / pairWords
 		}
 		r.Links = append(r.Links, LinkStats{From: l.from, To: l.to, Words: l.words, Utilisation: u})
 	}
-	return r
 }
 
 // finish fills the derived figures: seconds, TEPS, stall sums, the result

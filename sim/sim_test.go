@@ -69,33 +69,35 @@ func TestFunctionalCycle(t *testing.T) {
 			fx := load(t, kname, spec, graph.ReadOptions{})
 			for _, nF := range []int{1, 2, 4} {
 				for _, mem := range []model.MemKind{model.BRAM, model.OffChip} {
-					name := kname + "/" + spec + "/" + strconv.Itoa(nF) + "/" + string(mem)
-					t.Run(name, func(t *testing.T) {
-						res, err := sim.Run(context.Background(), &sim.Setup{Board: board(t, "ac510"), Kernel: fx.k, Graph: fx.g,
-							FPGAs: nF, PEs: 3, Mem: mem, Filter: true, Detail: sim.Cycle})
-						if err != nil {
-							t.Fatal(err)
-						}
-						if res.Messages != fx.ref.Messages || res.Supersteps != len(fx.ref.Supersteps) {
-							t.Fatalf("messages %d supersteps %d, reference %d %d", res.Messages, res.Supersteps, fx.ref.Messages, len(fx.ref.Supersteps))
-						}
-						if kname == "pr" {
-							worst := 0.0
-							for i, v := range fx.ref.States {
-								a := float64(math.Float32frombits(uint32(v)))
-								b := float64(math.Float32frombits(uint32(res.States[i])))
-								if a != 0 {
-									worst = max(worst, math.Abs(a-b)/math.Abs(a))
+					for _, arch := range []model.Arch{model.GraVFM, model.GraVF} {
+						name := kname + "/" + spec + "/" + strconv.Itoa(nF) + "/" + string(mem) + "/" + string(arch)
+						t.Run(name, func(t *testing.T) {
+							res, err := sim.Run(context.Background(), &sim.Setup{Board: board(t, "ac510"), Kernel: fx.k, Graph: fx.g,
+								FPGAs: nF, PEs: 3, Mem: mem, Filter: true, Detail: sim.Cycle, Arch: arch})
+							if err != nil {
+								t.Fatal(err)
+							}
+							if res.Messages != fx.ref.Messages || res.Supersteps != len(fx.ref.Supersteps) {
+								t.Fatalf("messages %d supersteps %d, reference %d %d", res.Messages, res.Supersteps, fx.ref.Messages, len(fx.ref.Supersteps))
+							}
+							if kname == "pr" {
+								worst := 0.0
+								for i, v := range fx.ref.States {
+									a := float64(math.Float32frombits(uint32(v)))
+									b := float64(math.Float32frombits(uint32(res.States[i])))
+									if a != 0 {
+										worst = max(worst, math.Abs(a-b)/math.Abs(a))
+									}
 								}
+								if worst > 1e-4 {
+									t.Fatalf("PR worst relative error %.3g", worst)
+								}
+							} else if res.ResultSHA256 != fx.sha {
+								t.Fatalf("result hash differs from the reference")
 							}
-							if worst > 1e-4 {
-								t.Fatalf("PR worst relative error %.3g", worst)
-							}
-						} else if res.ResultSHA256 != fx.sha {
-							t.Fatalf("result hash differs from the reference")
-						}
-						t.Logf("%d cycles, %.0f MTEPS, model %.0f MTEPS", res.Cycles, res.TEPS/1e6, res.ModelTSys/1e6)
-					})
+							t.Logf("%d cycles, %.0f MTEPS, model %.0f MTEPS", res.Cycles, res.TEPS/1e6, res.ModelTSys/1e6)
+						})
+					}
 				}
 			}
 		}

@@ -1,0 +1,525 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/kernel"
+)
+
+// The GraVF baseline: a PE stores the full edge lists of its own vertices,
+// scatters its own updates and sends one unicast message per edge through
+// a full crossbar (every output takes one message per cycle, round-robin
+// among the inputs whose head is for it). After its last message of a
+// superstep a PE sends a barrier marker to every PE; a PE applies once it
+// has every marker of the superstep and its gather has drained.
+
+// bpe is one PE of the baseline.
+type bpe struct {
+	id, fpga int
+	members  []uint32
+	uq       ring[item] // own updates, waiting for scatter
+	out      ring[item] // scatter output, waiting for the crossbar
+	in       ring[item] // crossbar output, waiting for gather
+
+	// scatter
+	walking         bool
+	wItem           item
+	wNbrs, wWeights []uint32
+	wPos            int
+	reqActive       bool
+	reqItem         item
+	reqPos          int
+	outstanding     ring[resp]
+	inflight        int
+	unpack          *resp
+	unpackPos       int
+	barrierTo       int // next PE to send a barrier marker to (-1: none pending)
+	barrierRound    uint32
+	barrierHalt     bool
+
+	// gather / apply
+	mode        peMode
+	round       uint32
+	applyIdx    int
+	sent        int
+	bcSeen      int
+	bcHalt      bool
+	bcCompleted int64
+	hazardSlot  []int64
+	lastAny     int64
+
+	issued, hazard, scatterBusy bool
+	st                          PEStats
+}
+
+type baseline struct {
+	s       *Setup
+	p       Params
+	k       *kernel.Kernel
+	g       *graph.Graph
+	part    *graph.Partition
+	fpgas   []*fpga
+	pes     []*bpe
+	links   []*link
+	nPE     int
+	ctx     *kernel.Ctx
+	states  []uint64
+	nf, nu  int
+	updPay  [3][]uint64
+	edgeBuf []uint64
+	msgBuf  []uint64
+	hazardH int64
+	offchip bool
+
+	now, lastProgress int64
+	steps             []stepStats
+	rrIn              [][]int // per FPGA, per output port: round-robin pointer
+}
+
+func newBaseline(s *Setup, p Params) *baseline {
+	k, g := s.Kernel, s.Graph
+	b := &baseline{s: s, p: p, k: k, g: g, part: s.partition, nPE: s.FPGAs * s.PEs, ctx: k.NewCtx(), offchip: s.Mem == MemOffChip}
+	b.nf, b.nu = len(k.Checked.VertexT), len(k.Checked.UpdateT)
+	b.states = make([]uint64, g.NumVertices()*b.nf)
+	for i := range b.updPay {
+		b.updPay[i] = make([]uint64, g.NumVertices()*b.nu)
+	}
+	b.edgeBuf = make([]uint64, len(k.Checked.EdgeT))
+	b.msgBuf = make([]uint64, max(len(k.Checked.MessageT), 1))
+	b.hazardH = int64(p.GatherLatency + 1)
+	for v := 0; v < g.NumVertices(); v++ {
+		b.ctx.ID, b.ctx.Degree = uint64(v), uint64(g.OutDegree(uint32(v)))
+		k.Init(b.ctx, b.state(uint32(v)))
+	}
+	for f := 0; f < s.FPGAs; f++ {
+		fp := &fpga{id: f, out: make([]*link, s.FPGAs)}
+		b.fpgas = append(b.fpgas, fp)
+		for l := 0; l < s.PEs; l++ {
+			id := f*s.PEs + l
+			mem := s.partition.Members[id]
+			q := &bpe{id: id, fpga: f, members: mem, uq: newRing[item](len(mem) + 2), out: newRing[item](MsgFIFODepth + p.ScatterLatency),
+				in: newRing[item](InFIFODepth), outstanding: newRing[resp](p.InFlight + 2), bcCompleted: -1, bcHalt: true,
+				hazardSlot: make([]int64, max(min(HazardSlots, len(mem)), 1)), lastAny: math.MinInt32, barrierTo: -1}
+			b.pes = append(b.pes, q)
+		}
+		b.rrIn = append(b.rrIn, make([]int, s.PEs+s.FPGAs))
+	}
+	for x := 0; x < s.FPGAs; x++ {
+		for y := 0; y < s.FPGAs; y++ {
+			if x == y {
+				continue
+			}
+			l := &link{from: x, to: y, tx: newRing[item](LinkTxFIFODepth), inflight: newRing[item](64), rx: newRing[item](LinkRxFIFODepth)}
+			l.rxCap = LinkRxFIFODepth + int(math.Ceil(2*float64(p.LinkLatency)*p.PairWordsPerCycle/max(p.MessageWords, 1e-9)))
+			b.links = append(b.links, l)
+			b.fpgas[x].out[y] = l
+			b.fpgas[y].in = append(b.fpgas[y].in, l)
+		}
+	}
+	b.steps = []stepStats{{}}
+	return b
+}
+
+func (b *baseline) state(v uint32) []uint64 { return b.states[int(v)*b.nf : int(v)*b.nf+b.nf] }
+func (b *baseline) progress()               { b.lastProgress = b.now }
+
+func (b *baseline) stepOf(round uint32) *stepStats {
+	for int(round) >= len(b.steps) {
+		b.steps = append(b.steps, stepStats{})
+	}
+	return &b.steps[round]
+}
+
+func (b *baseline) run(ctx context.Context) error {
+	stallLimit := int64(200000 + 20*(b.p.LinkLatency+b.p.MemLatency))
+	for {
+		if b.now&0xFFFF == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if b.s.Progress != nil {
+				b.s.Progress(Progress{Cycle: b.now, Superstep: len(b.steps) - 1})
+			}
+		}
+		done := true
+		for _, q := range b.pes {
+			q.issued, q.hazard, q.scatterBusy = false, false, false
+			b.stepGatherApply(q)
+			done = done && q.mode == modeDone
+		}
+		for _, fp := range b.fpgas {
+			if b.offchip {
+				fp.memTokens = min(fp.memTokens+b.p.MemWordsPerCycle, max(b.p.MemWordsPerCycle, 1))
+			}
+			for i := 0; i < b.s.PEs; i++ {
+				b.stepScatter(fp, b.pes[fp.id*b.s.PEs+(i+fp.memRR)%b.s.PEs])
+			}
+			fp.memRR++
+		}
+		for _, fp := range b.fpgas {
+			b.stepCrossbar(fp)
+		}
+		if stepLinks(b.fpgas, b.links, &b.p, b.p.MessageWords, b.now) {
+			b.progress()
+		}
+		b.account()
+		if done {
+			return nil
+		}
+		b.now++
+		if b.now-b.lastProgress > stallLimit {
+			return b.deadlock()
+		}
+		if b.s.MaxCycles > 0 && b.now >= b.s.MaxCycles {
+			return fmt.Errorf("stopped at the cycle limit %d in superstep %d", b.s.MaxCycles, len(b.steps)-1)
+		}
+	}
+}
+
+func (b *baseline) stepGatherApply(q *bpe) {
+	k, c := b.k, b.ctx
+	switch q.mode {
+	case modeDone:
+		return
+	case modeApply:
+		if q.applyIdx < len(q.members) {
+			v := q.members[q.applyIdx]
+			c.ID, c.Degree, c.Superstep = uint64(v), uint64(b.g.OutDegree(v)), uint64(q.round)
+			off := int(v) * b.nu
+			if k.Apply(c, b.state(v), b.updPay[q.round%3][off:off+b.nu]) {
+				q.uq.push(item{v: v, round: q.round, ready: b.now + int64(b.p.ApplyLatency)})
+				q.sent++
+				b.stepOf(q.round).active++
+			}
+			q.applyIdx++
+			q.st.Apply++
+			b.progress()
+			return
+		}
+		q.uq.push(item{v: uint32(q.id), round: q.round, kind: kindBarrier, halt: q.sent == 0, ready: b.now + int64(b.p.ApplyLatency) + 1})
+		q.mode = modeGather
+		q.st.Apply++
+		b.progress()
+		return
+	}
+	if q.in.empty() {
+		return
+	}
+	h := q.in.peek()
+	if h.kind == kindBarrier {
+		if q.bcSeen+1 < b.nPE {
+			q.bcSeen++
+			q.bcHalt = q.bcHalt && h.halt
+			q.in.pop()
+			b.progress()
+			return
+		}
+		if b.now < q.lastAny+b.hazardH {
+			q.hazard = true
+			return
+		}
+		bar := q.in.pop()
+		halt := q.bcHalt && bar.halt
+		q.bcSeen, q.bcHalt, q.bcCompleted = 0, true, int64(bar.round)
+		b.progress()
+		st := b.stepOf(bar.round)
+		st.end = max(st.end, b.now)
+		if halt {
+			q.mode = modeDone
+			return
+		}
+		q.round = bar.round + 1
+		q.mode, q.applyIdx, q.sent = modeApply, 0, 0
+		if ns := b.stepOf(q.round); ns.start == 0 || b.now < ns.start {
+			ns.start = b.now
+		}
+		return
+	}
+	slot := int(b.part.Local[h.dst]) % len(q.hazardSlot)
+	if b.now < q.hazardSlot[slot] {
+		q.hazard = true
+		return
+	}
+	it := q.in.pop()
+	// The message payload: scatter's result for this edge, computed here
+	// from the update, the edge and the sender (a pure function).
+	off := int(it.v) * b.nu
+	upd := b.updPay[it.round%3][off : off+b.nu]
+	c.Sender, c.Superstep = uint64(it.v), uint64(it.round+1)
+	if k.ScatterIsCopy() {
+		c.Msg = upd
+	} else {
+		c.Update, c.Neighbor, c.Degree = upd, uint64(it.dst), uint64(b.g.OutDegree(it.v))
+		if len(b.edgeBuf) > 0 {
+			b.edgeBuf[0] = uint64(it.weight)
+			c.Edge = b.edgeBuf
+		}
+		k.Scatter(c, b.msgBuf)
+		c.Msg = b.msgBuf
+	}
+	c.ID = uint64(it.dst)
+	k.Gather(c, b.state(it.dst))
+	q.hazardSlot[slot], q.lastAny = b.now+b.hazardH, b.now
+	q.issued = true
+	q.st.Messages++
+	b.stepOf(it.round).messages++
+	b.progress()
+}
+
+// emit puts one message for edge (u -> w) into the PE's output FIFO.
+func (b *baseline) emit(q *bpe, u item, w uint32, weights []uint32, i int) {
+	it := item{v: u.v, round: u.round, dst: w, ready: b.now + int64(b.p.ScatterLatency), weight: 1}
+	if weights != nil {
+		it.weight = weights[i]
+	}
+	q.out.push(it)
+}
+
+// stepScatter walks the full edge list of the PE's own updates.
+func (b *baseline) stepScatter(fp *fpga, q *bpe) {
+	if q.barrierTo >= 0 {
+		// Send the superstep's barrier marker to every PE, one per cycle.
+		if !q.out.full() {
+			q.out.push(item{v: uint32(q.id), dst: uint32(q.barrierTo), round: q.barrierRound, kind: kindBarrier, halt: q.barrierHalt, ready: b.now})
+			q.barrierTo++
+			if q.barrierTo == b.nPE {
+				q.barrierTo = -1
+			}
+			b.progress()
+		}
+		q.scatterBusy = true
+		return
+	}
+	if b.offchip {
+		b.stepScatterOffchip(fp, q)
+		return
+	}
+	if q.walking {
+		q.scatterBusy = true
+		if q.out.full() {
+			return
+		}
+		b.emit(q, q.wItem, q.wNbrs[q.wPos], q.wWeights, q.wPos)
+		q.wPos++
+		q.walking = q.wPos < len(q.wNbrs)
+		b.progress()
+		return
+	}
+	if it, ok := b.take(q); ok {
+		q.wItem, q.wNbrs, q.wWeights, q.wPos = it, b.g.Neighbors(it.v), b.g.EdgeWeights(it.v), 0
+		q.walking = len(q.wNbrs) > 0
+	}
+}
+
+// take latches the next update; a barrier marker starts the barrier
+// broadcast instead.
+func (b *baseline) take(q *bpe) (item, bool) {
+	if q.uq.empty() || q.uq.peek().ready > b.now {
+		return item{}, false
+	}
+	it := q.uq.pop()
+	q.scatterBusy = true
+	b.progress()
+	if it.kind == kindBarrier {
+		q.barrierTo, q.barrierRound, q.barrierHalt = 0, it.round, it.halt
+		return item{}, false
+	}
+	return it, true
+}
+
+func (b *baseline) stepScatterOffchip(fp *fpga, q *bpe) {
+	if q.unpack == nil && !q.outstanding.empty() && q.outstanding.peek().arrive <= b.now {
+		r := q.outstanding.pop()
+		q.unpack, q.unpackPos = &r, r.lo
+		q.inflight--
+	}
+	if q.unpack != nil && !q.out.full() {
+		r := q.unpack
+		b.emit(q, item{v: r.u, round: r.round}, r.nbrs[q.unpackPos], r.weights, q.unpackPos)
+		q.unpackPos++
+		q.scatterBusy = true
+		if q.unpackPos >= r.hi {
+			q.unpack = nil
+		}
+		b.progress()
+	}
+	if q.reqActive && q.inflight < b.p.InFlight && fp.memTokens >= 1 && !q.outstanding.full() {
+		lo := q.reqPos
+		hi := min(lo+b.p.EdgesPerWord, len(q.wNbrs))
+		q.outstanding.push(resp{u: q.reqItem.v, round: q.reqItem.round, lo: lo, hi: hi, arrive: b.now + int64(b.p.MemLatency), nbrs: q.wNbrs, weights: q.wWeights})
+		q.inflight++
+		fp.memTokens--
+		q.reqPos = hi
+		q.reqActive = q.reqPos < len(q.wNbrs)
+		q.scatterBusy = true
+		q.st.MemWords++
+		b.progress()
+		if q.reqActive {
+			return
+		}
+	}
+	if q.reqActive || q.unpack != nil || !q.outstanding.empty() {
+		// The barrier broadcast must follow every message of the
+		// superstep: hold the marker until the words are unpacked.
+		if !q.uq.empty() && q.uq.peek().kind == kindBarrier {
+			return
+		}
+		if q.reqActive {
+			return
+		}
+	}
+	if it, ok := b.take(q); ok {
+		q.wNbrs, q.wWeights = b.g.Neighbors(it.v), b.g.EdgeWeights(it.v)
+		q.reqActive, q.reqItem, q.reqPos = len(q.wNbrs) > 0, it, 0
+	}
+}
+
+// stepCrossbar: every output (the local PEs' gather inputs, then the links
+// to other FPGAs) takes at most one item per cycle from the inputs (the
+// local PEs' scatter outputs, then the links from other FPGAs) whose head
+// is for it, round-robin.
+func (b *baseline) stepCrossbar(fp *fpga) {
+	fp.stalled, fp.moved = false, false
+	for {
+		all := true
+		for i := 0; i < b.s.PEs; i++ {
+			// Every local PE has counted the channel's barriers and sent
+			// all its own items of the channel.
+			q := b.pes[fp.id*b.s.PEs+i]
+			if q.bcCompleted < int64(fp.round) || (!q.out.empty() && q.out.peek().round <= fp.round) ||
+				(q.barrierTo >= 0 && q.barrierRound <= fp.round) {
+				all = false
+				break
+			}
+		}
+		if !all || fp.round > 1<<30 {
+			break
+		}
+		fp.round++
+	}
+	nIn := b.s.PEs + len(fp.in)
+	head := func(i int) (*ring[item], bool) {
+		var r *ring[item]
+		if i < b.s.PEs {
+			r = &b.pes[fp.id*b.s.PEs+i].out
+		} else {
+			r = &fp.in[i-b.s.PEs].rx
+		}
+		if r.empty() || r.peek().round != fp.round || r.peek().ready > b.now {
+			return r, false
+		}
+		return r, true
+	}
+	used := make([]bool, nIn)
+	// Output port o: 0..PEs-1 local PEs, PEs.. the links by destination.
+	for o := 0; o < b.s.PEs+b.s.FPGAs; o++ {
+		var dstRing *ring[item]
+		if o < b.s.PEs {
+			dstRing = &b.pes[fp.id*b.s.PEs+o].in
+		} else {
+			g := o - b.s.PEs
+			if g == fp.id {
+				continue
+			}
+			dstRing = &fp.out[g].tx
+		}
+		rr := b.rrIn[fp.id][o]
+		for j := 0; j < nIn; j++ {
+			i := (rr + j) % nIn
+			if used[i] {
+				continue
+			}
+			r, ok := head(i)
+			if !ok || b.port(fp, r.peek()) != o {
+				continue
+			}
+			if dstRing.full() {
+				fp.stalled = true
+				fp.xbarStall++
+				break
+			}
+			dstRing.push(r.pop())
+			used[i] = true
+			b.rrIn[fp.id][o] = (i + 1) % nIn
+			fp.moved = true
+			fp.xbarMoves++
+			b.progress()
+			break
+		}
+	}
+}
+
+// port returns the crossbar output an item leaves by on FPGA fp.
+func (b *baseline) port(fp *fpga, it *item) int {
+	var pe int
+	if it.kind == kindBarrier {
+		pe = int(it.dst)
+	} else {
+		pe = int(b.part.PE[it.dst])
+	}
+	if f := pe / b.s.PEs; f != fp.id {
+		return b.s.PEs + f
+	}
+	return pe % b.s.PEs
+}
+
+func (b *baseline) account() {
+	for _, fp := range b.fpgas {
+		netBusy := false
+		for _, l := range fp.in {
+			if !l.inflight.empty() || !l.rx.empty() {
+				netBusy = true
+			}
+		}
+		for i := 0; i < b.s.PEs; i++ {
+			q := b.pes[fp.id*b.s.PEs+i]
+			st := &q.st
+			switch {
+			case q.mode == modeDone:
+				st.Done++
+			case q.mode == modeApply:
+			case q.issued:
+				st.Busy++
+			case q.hazard:
+				st.Hazard++
+			case b.offchip && (q.inflight > 0 || q.unpack != nil) && q.in.empty():
+				st.Memory++
+			case fp.stalled && q.in.empty():
+				st.Crossbar++
+			case netBusy && q.in.empty():
+				st.Network++
+			case q.scatterBusy:
+				st.Scatter++
+			default:
+				st.Barrier++
+			}
+		}
+	}
+}
+
+func (b *baseline) deadlock() error {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "no progress for %d cycles at cycle %d (superstep %d): deadlock", b.now-b.lastProgress, b.now, len(b.steps)-1)
+	for _, fp := range b.fpgas {
+		fmt.Fprintf(&sb, "\n  FPGA %d crossbar: channel %d", fp.id, fp.round)
+	}
+	for _, q := range b.pes {
+		fmt.Fprintf(&sb, "\n    PE %d: %s round %d, updates %d, output %d, input %d, barriers counted %d of %d",
+			q.id, [...]string{"apply", "gather", "done"}[q.mode], q.round, q.uq.len(), q.out.len(), q.in.len(), q.bcSeen, b.nPE)
+	}
+	return fmt.Errorf("%s", sb.String())
+}
+
+func (b *baseline) result() *Result {
+	r := &Result{Arch: b.s.Arch, Mem: b.s.Mem, FPGAs: b.s.FPGAs, PEs: b.s.PEs, Cycles: b.now + 1, States: b.states, Fields: b.nf}
+	fillSteps(r, b.steps)
+	for _, q := range b.pes {
+		r.PerPE = append(r.PerPE, q.st)
+	}
+	linkStats(r, b.links, b.p.PairWordsPerCycle)
+	return r
+}
