@@ -18,6 +18,11 @@ type RunOptions struct {
 	MaxSupersteps int
 	// Progress, when set, is called after every superstep.
 	Progress func(s Superstep)
+	// Senders, when set, is called after every apply sweep with the
+	// vertices that issued an update, in ascending order (the slice is
+	// reused: copy what you keep). Timing models hang their per-superstep
+	// accounting on it.
+	Senders func(superstep int, senders []uint32)
 }
 
 // Superstep is what one superstep did.
@@ -127,6 +132,9 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 				updates = append(updates, upd...)
 				msgs += int64(c.Degree)
 			}
+		}
+		if opt.Senders != nil {
+			opt.Senders(s, senders)
 		}
 		st := Superstep{Index: s, Active: len(senders), Messages: msgs}
 		res.Supersteps = append(res.Supersteps, st)

@@ -21,9 +21,10 @@ import (
 type bpe struct {
 	id, fpga int
 	members  []uint32
-	uq       ring[item] // own updates, waiting for scatter
-	out      ring[item] // scatter output, waiting for the crossbar
-	in       ring[item] // crossbar output, waiting for gather
+	uq       ring[item]   // own updates, waiting for scatter
+	voq      []ring[item] // scatter output, one FIFO per crossbar output (virtual output queues)
+	queued   int          // items in all voq FIFOs
+	in       ring[item]   // crossbar output, waiting for gather
 
 	// scatter
 	walking         bool
@@ -101,9 +102,12 @@ func newBaseline(s *Setup, p Params) *baseline {
 		for l := 0; l < s.PEs; l++ {
 			id := f*s.PEs + l
 			mem := s.partition.Members[id]
-			q := &bpe{id: id, fpga: f, members: mem, uq: newRing[item](len(mem) + 2), out: newRing[item](MsgFIFODepth + p.ScatterLatency),
+			q := &bpe{id: id, fpga: f, members: mem, uq: newRing[item](len(mem) + 2),
 				in: newRing[item](InFIFODepth), outstanding: newRing[resp](p.InFlight + 2), bcCompleted: -1, bcHalt: true,
 				hazardSlot: make([]int64, max(min(HazardSlots, len(mem)), 1)), lastAny: math.MinInt32, barrierTo: -1}
+			for o := 0; o < s.PEs+s.FPGAs; o++ {
+				q.voq = append(q.voq, newRing[item](MsgFIFODepth+p.ScatterLatency))
+			}
 			b.pes = append(b.pes, q)
 		}
 		b.rrIn = append(b.rrIn, make([]int, s.PEs+s.FPGAs))
@@ -270,21 +274,31 @@ func (b *baseline) stepGatherApply(q *bpe) {
 	b.progress()
 }
 
-// emit puts one message for edge (u -> w) into the PE's output FIFO.
-func (b *baseline) emit(q *bpe, u item, w uint32, weights []uint32, i int) {
+// emit puts one message for edge (u -> w) into the output FIFO of its
+// crossbar port; it reports false (and moves nothing) when that FIFO is
+// full.
+func (b *baseline) emit(q *bpe, u item, w uint32, weights []uint32, i int) bool {
 	it := item{v: u.v, round: u.round, dst: w, ready: b.now + int64(b.p.ScatterLatency), weight: 1}
 	if weights != nil {
 		it.weight = weights[i]
 	}
-	q.out.push(it)
+	r := &q.voq[b.port(q.fpga, &it)]
+	if r.full() {
+		return false
+	}
+	r.push(it)
+	q.queued++
+	return true
 }
 
 // stepScatter walks the full edge list of the PE's own updates.
 func (b *baseline) stepScatter(fp *fpga, q *bpe) {
 	if q.barrierTo >= 0 {
 		// Send the superstep's barrier marker to every PE, one per cycle.
-		if !q.out.full() {
-			q.out.push(item{v: uint32(q.id), dst: uint32(q.barrierTo), round: q.barrierRound, kind: kindBarrier, halt: q.barrierHalt, ready: b.now})
+		it := item{v: uint32(q.id), dst: uint32(q.barrierTo), round: q.barrierRound, kind: kindBarrier, halt: q.barrierHalt, ready: b.now}
+		if r := &q.voq[b.port(q.fpga, &it)]; !r.full() {
+			r.push(it)
+			q.queued++
 			q.barrierTo++
 			if q.barrierTo == b.nPE {
 				q.barrierTo = -1
@@ -300,10 +314,9 @@ func (b *baseline) stepScatter(fp *fpga, q *bpe) {
 	}
 	if q.walking {
 		q.scatterBusy = true
-		if q.out.full() {
+		if !b.emit(q, q.wItem, q.wNbrs[q.wPos], q.wWeights, q.wPos) {
 			return
 		}
-		b.emit(q, q.wItem, q.wNbrs[q.wPos], q.wWeights, q.wPos)
 		q.wPos++
 		q.walking = q.wPos < len(q.wNbrs)
 		b.progress()
@@ -337,15 +350,16 @@ func (b *baseline) stepScatterOffchip(fp *fpga, q *bpe) {
 		q.unpack, q.unpackPos = &r, r.lo
 		q.inflight--
 	}
-	if q.unpack != nil && !q.out.full() {
+	if q.unpack != nil {
 		r := q.unpack
-		b.emit(q, item{v: r.u, round: r.round}, r.nbrs[q.unpackPos], r.weights, q.unpackPos)
-		q.unpackPos++
-		q.scatterBusy = true
-		if q.unpackPos >= r.hi {
-			q.unpack = nil
+		if b.emit(q, item{v: r.u, round: r.round}, r.nbrs[q.unpackPos], r.weights, q.unpackPos) {
+			q.unpackPos++
+			if q.unpackPos >= r.hi {
+				q.unpack = nil
+			}
+			b.progress()
 		}
-		b.progress()
+		q.scatterBusy = true
 	}
 	if q.reqActive && q.inflight < b.p.InFlight && fp.memTokens >= 1 && !q.outstanding.full() {
 		lo := q.reqPos
@@ -379,9 +393,10 @@ func (b *baseline) stepScatterOffchip(fp *fpga, q *bpe) {
 }
 
 // stepCrossbar: every output (the local PEs' gather inputs, then the links
-// to other FPGAs) takes at most one item per cycle from the inputs (the
-// local PEs' scatter outputs, then the links from other FPGAs) whose head
-// is for it, round-robin.
+// to other FPGAs) takes at most one item per cycle, round-robin among the
+// inputs that hold one for it: each local PE keeps one output FIFO per
+// port (virtual output queues, so a message for a busy PE does not block
+// one for an idle PE), and each link from another FPGA offers its head.
 func (b *baseline) stepCrossbar(fp *fpga) {
 	fp.stalled, fp.moved = false, false
 	for {
@@ -390,10 +405,14 @@ func (b *baseline) stepCrossbar(fp *fpga) {
 			// Every local PE has counted the channel's barriers and sent
 			// all its own items of the channel.
 			q := b.pes[fp.id*b.s.PEs+i]
-			if q.bcCompleted < int64(fp.round) || (!q.out.empty() && q.out.peek().round <= fp.round) ||
-				(q.barrierTo >= 0 && q.barrierRound <= fp.round) {
+			if q.bcCompleted < int64(fp.round) || (q.barrierTo >= 0 && q.barrierRound <= fp.round) {
 				all = false
 				break
+			}
+			for o := range q.voq {
+				if !q.voq[o].empty() && q.voq[o].peek().round <= fp.round {
+					all = false
+				}
 			}
 		}
 		if !all || fp.round > 1<<30 {
@@ -402,48 +421,50 @@ func (b *baseline) stepCrossbar(fp *fpga) {
 		fp.round++
 	}
 	nIn := b.s.PEs + len(fp.in)
-	head := func(i int) (*ring[item], bool) {
-		var r *ring[item]
-		if i < b.s.PEs {
-			r = &b.pes[fp.id*b.s.PEs+i].out
-		} else {
-			r = &fp.in[i-b.s.PEs].rx
-		}
-		if r.empty() || r.peek().round != fp.round || r.peek().ready > b.now {
-			return r, false
-		}
-		return r, true
-	}
-	used := make([]bool, nIn)
+	remoteUsed := make([]bool, len(fp.in))
 	// Output port o: 0..PEs-1 local PEs, PEs.. the links by destination.
 	for o := 0; o < b.s.PEs+b.s.FPGAs; o++ {
-		var dstRing *ring[item]
+		var dst *ring[item]
 		if o < b.s.PEs {
-			dstRing = &b.pes[fp.id*b.s.PEs+o].in
+			dst = &b.pes[fp.id*b.s.PEs+o].in
 		} else {
 			g := o - b.s.PEs
 			if g == fp.id {
 				continue
 			}
-			dstRing = &fp.out[g].tx
+			dst = &fp.out[g].tx
 		}
 		rr := b.rrIn[fp.id][o]
 		for j := 0; j < nIn; j++ {
 			i := (rr + j) % nIn
-			if used[i] {
+			var src *ring[item]
+			var q *bpe
+			if i < b.s.PEs {
+				q = b.pes[fp.id*b.s.PEs+i]
+				src = &q.voq[o]
+			} else {
+				if remoteUsed[i-b.s.PEs] {
+					continue
+				}
+				src = &fp.in[i-b.s.PEs].rx
+			}
+			if src.empty() || src.peek().round != fp.round || src.peek().ready > b.now {
 				continue
 			}
-			r, ok := head(i)
-			if !ok || b.port(fp, r.peek()) != o {
+			if q == nil && b.port(fp.id, src.peek()) != o {
 				continue
 			}
-			if dstRing.full() {
+			if dst.full() {
 				fp.stalled = true
 				fp.xbarStall++
 				break
 			}
-			dstRing.push(r.pop())
-			used[i] = true
+			dst.push(src.pop())
+			if q != nil {
+				q.queued--
+			} else {
+				remoteUsed[i-b.s.PEs] = true
+			}
 			b.rrIn[fp.id][o] = (i + 1) % nIn
 			fp.moved = true
 			fp.xbarMoves++
@@ -453,15 +474,15 @@ func (b *baseline) stepCrossbar(fp *fpga) {
 	}
 }
 
-// port returns the crossbar output an item leaves by on FPGA fp.
-func (b *baseline) port(fp *fpga, it *item) int {
+// port returns the crossbar output an item leaves by on FPGA f.
+func (b *baseline) port(f0 int, it *item) int {
 	var pe int
 	if it.kind == kindBarrier {
 		pe = int(it.dst)
 	} else {
 		pe = int(b.part.PE[it.dst])
 	}
-	if f := pe / b.s.PEs; f != fp.id {
+	if f := pe / b.s.PEs; f != f0 {
 		return b.s.PEs + f
 	}
 	return pe % b.s.PEs
@@ -509,7 +530,7 @@ func (b *baseline) deadlock() error {
 	}
 	for _, q := range b.pes {
 		fmt.Fprintf(&sb, "\n    PE %d: %s round %d, updates %d, output %d, input %d, barriers counted %d of %d",
-			q.id, [...]string{"apply", "gather", "done"}[q.mode], q.round, q.uq.len(), q.out.len(), q.in.len(), q.bcSeen, b.nPE)
+			q.id, [...]string{"apply", "gather", "done"}[q.mode], q.round, q.uq.len(), q.queued, q.in.len(), q.bcSeen, b.nPE)
 	}
 	return fmt.Errorf("%s", sb.String())
 }

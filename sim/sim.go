@@ -194,18 +194,19 @@ func Run(ctx context.Context, s *Setup) (*Result, error) {
 	start := time.Now()
 	var res *Result
 	switch {
+	case s.Detail == Fast:
+		f := newFast(s, p)
+		ref, err := f.run(ctx)
+		if err != nil {
+			return nil, err
+		}
+		res = f.result(ref)
 	case s.Arch == model.GraVF:
 		b := newBaseline(s, p)
 		if err := b.run(ctx); err != nil {
 			return nil, err
 		}
 		res = b.result()
-	case s.Detail == Cycle:
-		m := newMachine(s, p)
-		if err := m.run(ctx); err != nil {
-			return nil, err
-		}
-		res = m.result()
 	default:
 		m := newMachine(s, p)
 		if err := m.run(ctx); err != nil {
