@@ -6,7 +6,7 @@ package kernel
 // RTL generator builds units with exactly these latencies and balances
 // every path to the longest, so the simulator can take the same figures.
 const (
-	LatencyFAdd    = 4 // f32 add and subtract: align, add, normalise, round
+	LatencyFAdd    = 5 // f32 add and subtract: align, add, normalise, round, register
 	LatencyFMul    = 3 // f32 multiply: DSP product, normalise, round
 	LatencyFDiv    = 8 // f32 divide: reciprocal-free radix-16 pipeline
 	LatencyFCmp    = 1 // f32 compare, min and max

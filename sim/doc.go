@@ -47,4 +47,14 @@
 //
 // The run ends when every PE has seen a superstep in which no PE sent an
 // update; its vertex states then equal the BSP reference engine's.
+//
+// # Trace files
+//
+// A Recorder, set as the Setup's Listener, writes a trace: gzip-compressed
+// JSON lines with a header (TraceMeta), a sample of every PE's cycle
+// breakdown and every link's words per interval, one record per
+// superstep, the summary and a trailer with the record count and a
+// CRC-32. OpenTrace loads and validates a trace for replay (Seek*, Window,
+// SuperstepAt); WriteChrome exports it for Perfetto. docs/TRACE.md
+// specifies the format.
 package sim

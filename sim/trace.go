@@ -177,7 +177,7 @@ func (m *TraceMeta) check() error {
 		return fmt.Errorf("%d PEs per FPGA (want 1..%d)", m.PEs, maxTracePEs)
 	case m.NumPEs != m.FPGAs*m.PEs || m.NumPEs > maxTracePEs:
 		return fmt.Errorf("num_pes %d is not fpgas × pes = %d × %d (at most %d)", m.NumPEs, m.FPGAs, m.PEs, maxTracePEs)
-	case !(m.ClockHz > 0) || math.IsInf(m.ClockHz, 0):
+	case !(m.ClockHz >= 1) || math.IsInf(m.ClockHz, 0):
 		return fmt.Errorf("clock %g Hz", m.ClockHz)
 	case !(m.PairWordsPerCycle >= 0) || math.IsInf(m.PairWordsPerCycle, 0):
 		return fmt.Errorf("link rate %g words per cycle", m.PairWordsPerCycle)
@@ -220,12 +220,12 @@ type traceHeader struct {
 }
 
 type sampleRecord struct {
-	T         string      `json:"t"`
-	Cycle     int64       `json:"c"`
-	Span      int64       `json:"n"`
-	Superstep int         `json:"s"`
-	PE        [][]int64   `json:"pe"`
-	LinkWords []float64   `json:"lw"`
+	T         string            `json:"t"`
+	Cycle     int64             `json:"c"`
+	Span      int64             `json:"n"`
+	Superstep int               `json:"s"`
+	PE        [][]int64         `json:"pe"`
+	LinkWords []float64         `json:"lw"`
 	peBuf     [][peFields]int64 // backs PE, reused between samples
 }
 
