@@ -36,7 +36,8 @@ type bpe struct {
 	reqPos          int
 	outstanding     ring[resp]
 	inflight        int
-	unpack          *resp
+	unpacking       bool
+	unpack          resp
 	unpackPos       int
 	barrierTo       int // next PE to send a barrier marker to (-1: none pending)
 	barrierRound    uint32
@@ -345,18 +346,16 @@ func (b *baseline) take(q *bpe) (item, bool) {
 }
 
 func (b *baseline) stepScatterOffchip(fp *fpga, q *bpe) {
-	if q.unpack == nil && !q.outstanding.empty() && q.outstanding.peek().arrive <= b.now {
-		r := q.outstanding.pop()
-		q.unpack, q.unpackPos = &r, r.lo
+	if !q.unpacking && !q.outstanding.empty() && q.outstanding.peek().arrive <= b.now {
+		q.unpack, q.unpacking = q.outstanding.pop(), true
+		q.unpackPos = int(q.unpack.lo)
 		q.inflight--
 	}
-	if q.unpack != nil {
-		r := q.unpack
-		if b.emit(q, item{v: r.u, round: r.round}, r.nbrs[q.unpackPos], r.weights, q.unpackPos) {
+	if q.unpacking {
+		r := &q.unpack
+		if b.emit(q, item{v: r.u, round: r.round}, b.g.Neighbors(r.u)[q.unpackPos], b.g.EdgeWeights(r.u), q.unpackPos) {
 			q.unpackPos++
-			if q.unpackPos >= r.hi {
-				q.unpack = nil
-			}
+			q.unpacking = q.unpackPos < int(r.hi)
 			b.progress()
 		}
 		q.scatterBusy = true
@@ -364,7 +363,7 @@ func (b *baseline) stepScatterOffchip(fp *fpga, q *bpe) {
 	if q.reqActive && q.inflight < b.p.InFlight && fp.memTokens >= 1 && !q.outstanding.full() {
 		lo := q.reqPos
 		hi := min(lo+b.p.EdgesPerWord, len(q.wNbrs))
-		q.outstanding.push(resp{u: q.reqItem.v, round: q.reqItem.round, lo: lo, hi: hi, arrive: b.now + int64(b.p.MemLatency), nbrs: q.wNbrs, weights: q.wWeights})
+		q.outstanding.push(resp{u: q.reqItem.v, round: q.reqItem.round, lo: uint32(lo), hi: uint32(hi), arrive: b.now + int64(b.p.MemLatency)})
 		q.inflight++
 		fp.memTokens--
 		q.reqPos = hi
@@ -376,7 +375,7 @@ func (b *baseline) stepScatterOffchip(fp *fpga, q *bpe) {
 			return
 		}
 	}
-	if q.reqActive || q.unpack != nil || !q.outstanding.empty() {
+	if q.reqActive || q.unpacking || !q.outstanding.empty() {
 		// The barrier broadcast must follow every message of the
 		// superstep: hold the marker until the words are unpacked.
 		if !q.uq.empty() && q.uq.peek().kind == kindBarrier {
@@ -507,7 +506,7 @@ func (b *baseline) account() {
 				st.Busy++
 			case q.hazard:
 				st.Hazard++
-			case b.offchip && (q.inflight > 0 || q.unpack != nil) && q.in.empty():
+			case b.offchip && (q.inflight > 0 || q.unpacking) && q.in.empty():
 				st.Memory++
 			case fp.stalled && q.in.empty():
 				st.Crossbar++

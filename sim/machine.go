@@ -55,12 +55,11 @@ const (
 type resp struct {
 	u       uint32 // update sender
 	round   uint32
-	lo, hi  int // edges of the PE's local list carried by this word
+	run     int32  // the edge layout's run (GraVF-M) holding the list
+	lo, hi  uint32 // edges of the list carried by this word
 	arrive  int64
 	barrier bool
 	halt    bool
-	nbrs    []uint32
-	weights []uint32
 }
 
 // pe is one processing element.
@@ -87,13 +86,14 @@ type pe struct {
 	reqActive   bool
 	reqU        uint32
 	reqRound    uint32
-	reqNbrs     []uint32
-	reqWeights  []uint32
+	reqRun      int32
+	reqLen      int
 	reqPos      int // next edge index to request
 	outstanding ring[resp]
 	inflight    int
-	unpack      *resp
-	unpackPos   int
+	unpacking   bool
+	unpack      resp
+	unpackPos   uint32
 
 	// gather / apply
 	mode       peMode
@@ -464,8 +464,8 @@ func (m *machine) stepScatterBRAM(q *pe) {
 	if !ok {
 		return
 	}
-	nbrs, ws := m.layout.Local(q.id, it.v)
-	if len(nbrs) > 0 {
+	if run := m.localRun(q, it.v); run >= 0 {
+		_, nbrs, ws := m.layout.Run(run)
 		q.walking, q.wU, q.wRound, q.wNbrs, q.wWeights, q.wPos = true, it.v, it.round, nbrs, ws, 0
 	}
 }
@@ -482,44 +482,41 @@ func (m *machine) memRefill(fp *fpga) {
 // next update once the current one's requests are all issued.
 func (m *machine) stepScatterOffchip(fp *fpga, q *pe) {
 	// 1. Unpack.
-	if q.unpack == nil && !q.outstanding.empty() && q.outstanding.peek().arrive <= m.now {
-		r := q.outstanding.pop()
+	if !q.unpacking && !q.outstanding.empty() && q.outstanding.peek().arrive <= m.now {
+		r := q.outstanding.peek()
 		if r.barrier {
 			if !q.msgs.full() {
 				q.msgs.push(msg{barrier: true, halt: r.halt, round: r.round, ready: m.now + int64(m.p.ScatterLatency)})
+				q.outstanding.pop()
 				m.progress()
-			} else {
-				// Put it back at the head: keep order.
-				q.outstanding.pushFront(r)
 			}
 		} else {
-			q.unpack, q.unpackPos = &r, r.lo
+			q.unpack, q.unpacking, q.unpackPos = q.outstanding.pop(), true, r.lo
 			q.inflight--
 		}
 	}
-	if q.unpack != nil && !q.msgs.full() {
-		r := q.unpack
+	if q.unpacking && !q.msgs.full() {
+		r := &q.unpack
+		_, nbrs, ws := m.layout.Run(int(r.run))
 		var w uint32
-		if r.weights != nil {
-			w = r.weights[q.unpackPos]
+		if ws != nil {
+			w = ws[q.unpackPos]
 		}
-		m.emit(q, r.u, r.round, r.nbrs[q.unpackPos], w, r.weights != nil)
+		m.emit(q, r.u, r.round, nbrs[q.unpackPos], w, ws != nil)
 		q.unpackPos++
 		q.scatterBusy = true
-		if q.unpackPos >= r.hi {
-			q.unpack = nil
-		}
+		q.unpacking = q.unpackPos < r.hi
 		m.progress()
 	}
 	// 2. Request one word.
 	if q.reqActive && q.inflight < m.p.InFlight && fp.memTokens >= 1 && !q.outstanding.full() {
 		lo := q.reqPos
-		hi := min(lo+m.p.EdgesPerWord, len(q.reqNbrs))
-		q.outstanding.push(resp{u: q.reqU, round: q.reqRound, lo: lo, hi: hi, arrive: m.now + int64(m.p.MemLatency), nbrs: q.reqNbrs, weights: q.reqWeights})
+		hi := min(lo+m.p.EdgesPerWord, q.reqLen)
+		q.outstanding.push(resp{u: q.reqU, round: q.reqRound, run: q.reqRun, lo: uint32(lo), hi: uint32(hi), arrive: m.now + int64(m.p.MemLatency)})
 		q.inflight++
 		fp.memTokens--
 		q.reqPos = hi
-		q.reqActive = q.reqPos < len(q.reqNbrs)
+		q.reqActive = q.reqPos < q.reqLen
 		q.scatterBusy = true
 		q.st.MemWords++
 		m.progress()
@@ -542,10 +539,25 @@ func (m *machine) stepScatterOffchip(fp *fpga, q *pe) {
 	if !ok {
 		return
 	}
-	nbrs, ws := m.layout.Local(q.id, it.v)
-	if len(nbrs) > 0 {
-		q.reqActive, q.reqU, q.reqRound, q.reqNbrs, q.reqWeights, q.reqPos = true, it.v, it.round, nbrs, ws, 0
+	if run := m.localRun(q, it.v); run >= 0 {
+		_, nbrs, _ := m.layout.Run(run)
+		q.reqActive, q.reqU, q.reqRound, q.reqRun, q.reqLen, q.reqPos = true, it.v, it.round, int32(run), len(nbrs), 0
 	}
+}
+
+// localRun returns the edge layout's run of u's neighbours on PE q, or -1.
+func (m *machine) localRun(q *pe, u uint32) int {
+	lo, hi := m.layout.Runs(u)
+	for i := lo; i < hi; i++ {
+		pe, _, _ := m.layout.Run(i)
+		if pe == q.id {
+			return i
+		}
+		if pe > q.id {
+			break
+		}
+	}
+	return -1
 }
 
 // stepCrossbar moves at most one item per FPGA: remote first, then the
@@ -717,7 +729,7 @@ func (m *machine) account() {
 				st.Hazard++
 			case q.scatterBusy || !q.msgs.empty():
 				st.Scatter++
-			case m.offchip && (q.inflight > 0 || q.unpack != nil):
+			case m.offchip && (q.inflight > 0 || q.unpacking):
 				st.Memory++
 			case fp.stalled:
 				st.Crossbar++
