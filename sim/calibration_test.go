@@ -1,0 +1,105 @@
+package sim_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/model"
+	"github.com/gravf-tui/gravf-tui/sim"
+)
+
+// The calibration set of docs/CALIBRATION.md: the published GraVF-M
+// figures on the 4 x AC-510 platform. Graph sizes here are the smallest
+// that reach steady state, so that the test fits CI; the document lists
+// the larger runs too.
+
+func simulate(t *testing.T, k, spec string, nF, nP int, arch model.Arch, mem model.MemKind, d sim.Detail) *sim.Result {
+	t.Helper()
+	fx := load(t, k, spec, graph.ReadOptions{})
+	res, err := sim.Run(context.Background(), &sim.Setup{Board: board(t, "ac510"), Kernel: fx.k, Graph: fx.g, FPGAs: nF, PEs: nP,
+		Arch: arch, Mem: mem, Filter: true, Detail: d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k != "pr" && res.ResultSHA256 != fx.sha {
+		t.Fatalf("%s on %s: result differs from the reference", k, spec)
+	}
+	return res
+}
+
+// TestCalibrationPeak: 4 FPGAs x 9 PEs, HMC edges, greedy partitioning, a
+// uniform graph of edge factor 32 (32 V undirected edges, average degree
+// 64): within 10 % of the paper's 5791 (WCC), 5493 (BFS), 4623 (PR) MTEPS.
+func TestCalibrationPeak(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long")
+	}
+	for _, c := range []struct {
+		k     string
+		spec  string
+		paper float64
+	}{
+		{"wcc", "uniform:v=32768,d=64,seed=1", 5791},
+		{"bfs", "uniform:v=32768,d=64,seed=1", 5493},
+		{"pr", "uniform:v=8192,d=64,seed=1", 4623},
+	} {
+		for _, d := range []sim.Detail{sim.Cycle, sim.Fast} {
+			res := simulate(t, c.k, c.spec, 4, 9, model.GraVFM, model.OffChip, d)
+			got := res.TEPS / 1e6
+			t.Logf("%s %s detail: %.0f MTEPS, paper %.0f (%+.1f %%), model %.0f", c.k, d, got, c.paper, 100*(got/c.paper-1), res.ModelTSys/1e6)
+			if d == sim.Cycle && (got < 0.9*c.paper || got > 1.1*c.paper) {
+				t.Errorf("%s: %.0f MTEPS is not within 10 %% of the paper's %.0f", c.k, got, c.paper)
+			}
+		}
+	}
+}
+
+// TestCalibrationScaling: GraVF-M against GraVF from 1 to 4 FPGAs; at 4
+// FPGAs GraVF-M is 2x to 4x faster.
+func TestCalibrationScaling(t *testing.T) {
+	spec := "uniform:v=16384,d=64,seed=1"
+	var ratio float64
+	for nF := 1; nF <= 4; nF++ {
+		m := simulate(t, "wcc", spec, nF, 9, model.GraVFM, model.OffChip, sim.Cycle)
+		g := simulate(t, "wcc", spec, nF, 9, model.GraVF, model.OffChip, sim.Cycle)
+		ratio = m.TEPS / g.TEPS
+		t.Logf("%d FPGAs: GraVF-M %.0f MTEPS, GraVF %.0f MTEPS, ratio %.2f", nF, m.TEPS/1e6, g.TEPS/1e6, ratio)
+	}
+	if ratio < 2 || ratio > 4 {
+		t.Errorf("GraVF-M/GraVF at 4 FPGAs = %.2f, want 2..4", ratio)
+	}
+}
+
+// TestCalibrationSingleFPGABRAM: with BRAM edges on one FPGA the lockstep
+// broadcast costs GraVF-M throughput, and GraVF is ahead at 8 PEs.
+func TestCalibrationSingleFPGABRAM(t *testing.T) {
+	spec := "uniform:v=8192,d=32,seed=1"
+	for _, nP := range []int{2, 8} {
+		m := simulate(t, "wcc", spec, 1, nP, model.GraVFM, model.BRAM, sim.Cycle)
+		g := simulate(t, "wcc", spec, 1, nP, model.GraVF, model.BRAM, sim.Cycle)
+		t.Logf("1 FPGA x %d PEs, BRAM: GraVF-M %.0f MTEPS, GraVF %.0f MTEPS", nP, m.TEPS/1e6, g.TEPS/1e6)
+		if nP == 8 && m.TEPS >= g.TEPS {
+			t.Errorf("at 8 PEs GraVF-M (%.0f) is not below GraVF (%.0f)", m.TEPS/1e6, g.TEPS/1e6)
+		}
+	}
+}
+
+// TestCalibrationDegree: on 4 FPGAs throughput rises with the average
+// degree from 2 to 64.
+func TestCalibrationDegree(t *testing.T) {
+	prev := 0.0
+	for _, d := range []int{2, 4, 8, 16, 32, 64} {
+		for _, k := range []string{"wcc", "pr"} {
+			res := simulate(t, k, fmt.Sprintf("uniform:v=8192,d=%d,seed=1", d), 4, 9, model.GraVFM, model.OffChip, sim.Fast)
+			t.Logf("degree %2d %s: %.0f MTEPS (model %.0f)", d, k, res.TEPS/1e6, res.ModelTSys/1e6)
+			if k == "wcc" {
+				if res.TEPS <= prev {
+					t.Errorf("degree %d: %.0f MTEPS does not rise above %.0f", d, res.TEPS/1e6, prev/1e6)
+				}
+				prev = res.TEPS
+			}
+		}
+	}
+}
