@@ -637,3 +637,28 @@ func ExampleRecorder() {
 	// first sample: cycles 0..999, 6 PEs, 2 links
 	// superstep 1 starts in sample true
 }
+
+// TestTraceOtherModes records runs whose simulators call no listener (fast
+// detail, the GraVF baseline): the trace still opens, with samples that
+// tile the run.
+func TestTraceOtherModes(t *testing.T) {
+	for _, tc := range []struct {
+		detail sim.Detail
+		arch   model.Arch
+	}{{sim.Fast, model.GraVFM}, {sim.Cycle, model.GraVF}, {sim.Fast, model.GraVF}} {
+		t.Run(string(tc.detail)+"/"+string(tc.arch), func(t *testing.T) {
+			s := traceSetup(t)
+			s.Detail, s.Arch = tc.detail, tc.arch
+			res, data := recordRun(t, s, 1000)
+			tr, err := sim.OpenTrace(bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ss := tr.Samples()
+			if len(ss) == 0 || ss[len(ss)-1].End() != res.Cycles || len(tr.Supersteps()) != res.Supersteps {
+				t.Errorf("%d samples, %d supersteps for %d cycles", len(ss), len(tr.Supersteps()), res.Cycles)
+			}
+			t.Logf("%d cycles, %d samples", res.Cycles, len(ss))
+		})
+	}
+}
