@@ -172,6 +172,9 @@ func (b *baseline) run(ctx context.Context) error {
 			b.progress()
 		}
 		b.account()
+		if b.s.Listener != nil {
+			b.s.Listener.Cycle(b)
+		}
 		if done {
 			return nil
 		}
@@ -542,4 +545,28 @@ func (b *baseline) result() *Result {
 	}
 	linkStats(r, b.links, b.p.PairWordsPerCycle)
 	return r
+}
+
+// Now returns the current cycle (View).
+func (b *baseline) Now() int64 { return b.now }
+
+// Superstep returns the highest superstep any PE has reached (View).
+func (b *baseline) Superstep() int { return len(b.steps) - 1 }
+
+// PEStats returns the running breakdown of every PE (View).
+func (b *baseline) PEStats() []PEStats {
+	out := make([]PEStats, len(b.pes))
+	for i, q := range b.pes {
+		out[i] = q.st
+	}
+	return out
+}
+
+// LinkWords returns the words sent on every link so far (View).
+func (b *baseline) LinkWords() []float64 {
+	out := make([]float64, len(b.links))
+	for i, l := range b.links {
+		out[i] = l.words
+	}
+	return out
 }

@@ -38,19 +38,19 @@ type fastModel struct {
 	nPE    int
 
 	// per-superstep scratch
-	xbar              []int64   // GraVF-M: items each crossbar moves
-	latch, words      []int64   // per PE
-	edges             []int64   // per PE: messages it gathers
-	scat              []int64   // GraVF: per PE scatter cycles
-	linkWords         []float64 // per ordered pair a*nF+b
-	linkTotal         []float64
-	memWords          []int64 // per FPGA
-	sweep             []int64 // per PE: local vertices
-	stallPerMsg       []float64
-	steps             []Superstep
-	cycles            int64
-	messages, updates int64
-	perPE             []PEStats
+	xbar         []int64   // GraVF-M: items each crossbar moves
+	latch, words []int64   // per PE
+	edges        []int64   // per PE: messages it gathers
+	scat         []int64   // GraVF: per PE scatter cycles
+	linkWords    []float64 // per ordered pair a*nF+b
+	linkTotal    []float64
+	memWords     []int64 // per FPGA
+	sweep        []int64 // per PE: local vertices
+	stallPerMsg  []float64
+	steps        []Superstep
+	cycles       int64
+	messages     int64
+	perPE        []PEStats
 }
 
 func newFast(s *Setup, p Params) *fastModel {

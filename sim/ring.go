@@ -41,13 +41,3 @@ func (r *ring[T]) pop() T {
 	r.size--
 	return x
 }
-
-// pushFront puts x back at the head (an item that could not move on).
-func (r *ring[T]) pushFront(x T) {
-	if r.size == len(r.buf) {
-		r.grow()
-	}
-	r.head = (r.head - 1 + len(r.buf)) % len(r.buf)
-	r.buf[r.head] = x
-	r.size++
-}

@@ -70,6 +70,8 @@ func TestGoldenCLI(t *testing.T) {
 		{"model_wcc_d2", []string{"model", "--kernel", "wcc", "--graph", "uniform:v=262144,d=2,seed=1"}},
 		{"model_pr_gravf_json", []string{"model", "--kernel", "pr", "--graph", "rmat:scale=12,ef=16,seed=1", "--fpgas", "4", "--pes", "9", "--arch", "gravf", "--json"}},
 		{"model_bfs_u280", []string{"model", "--board", "u280", "--kernel", "bfs", "--graph", karate, "--param", "root=1"}},
+		{"sim_wcc_karate_cycle", []string{"sim", "--kernel", "wcc", "--graph", karate, "--fpgas", "2", "--pes", "2", "--detail", "cycle"}},
+		{"sim_sssp_karate_gravf", []string{"sim", "--kernel", "sssp", "--graph", karate, "--fpgas", "2", "--pes", "3", "--arch", "gravf", "--mem", "bram", "--param", "root=1"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -142,6 +144,55 @@ func TestModelJSONKeys(t *testing.T) {
 	}
 }
 
+// TestSimJSON checks the keys scripts rely on, and that result_sha256
+// equals the SHA-256 of what ref writes.
+func TestSimJSON(t *testing.T) {
+	g := datasets.Path(t, "power.graph")
+	ref, _, err := runCLI(t, "ref", "--kernel", "bfs", "--graph", g, "--format", "metis", "--param", "root=7", "-q")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, detail := range []string{"fast", "cycle"} {
+		out, _, err := runCLI(t, "sim", "--kernel", "bfs", "--graph", g, "--format", "metis", "--param", "root=7", "--fpgas", "2", "--pes", "4", "--detail", detail, "--json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(out), &m); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"cycles", "seconds", "messages", "teps", "supersteps", "result_sha256", "model_tsys", "per_superstep", "stalls"} {
+			if _, ok := m[k]; !ok {
+				t.Errorf("%s: missing key %q", detail, k)
+			}
+		}
+		if m["result_sha256"] != fmt.Sprintf("%x", sha256.Sum256([]byte(ref))) {
+			t.Errorf("%s: result_sha256 differs from the SHA-256 of ref's output", detail)
+		}
+	}
+}
+
+// TestSimTrace records a trace and reads it back through the CLI.
+func TestSimTrace(t *testing.T) {
+	karate := datasets.Path(t, "karate.mtx")
+	dir := t.TempDir()
+	file := filepath.Join(dir, "run.trace.gz")
+	if _, _, err := runCLI(t, "sim", "--kernel", "wcc", "--graph", karate, "--fpgas", "2", "--pes", "2", "--detail", "cycle", "--trace", file, "--trace-interval", "50"); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCLI(t, "trace", "show", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "wcc on karate.mtx") {
+		t.Errorf("trace show: %q", out)
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 1 {
+		t.Errorf("the trace folder holds %d files; a temporary file was left behind", len(ents))
+	}
+}
+
 func TestCLIErrors(t *testing.T) {
 	karate := datasets.Path(t, "karate.mtx")
 	tests := []struct {
@@ -162,6 +213,8 @@ func TestCLIErrors(t *testing.T) {
 		{[]string{"model", "--kernel", "wcc", "--graph", karate, "--fpgas", "5"}, true, "at most 4 FPGAs"},
 		{[]string{"model", "--kernel", "wcc", "--graph", karate, "--board", "nope"}, true, "nope"},
 		{[]string{"model", "--kernel", "wcc", "--graph", karate, "--arch", "x"}, true, "unknown architecture"},
+		{[]string{"sim", "--kernel", "wcc", "--graph", karate, "--fpgas", "9", "--pes", "2"}, true, "at most 4 FPGAs"},
+		{[]string{"sim", "--kernel", "wcc", "--graph", karate, "--detail", "exact"}, true, "unknown detail"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {

@@ -157,6 +157,10 @@ func writeFileAtomic(path string, write func(io.Writer) error) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
 	bw := bufio.NewWriterSize(tmp, 1<<16)
 	if err := write(bw); err != nil {
 		tmp.Close()

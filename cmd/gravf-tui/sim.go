@@ -99,6 +99,7 @@ states are checked against nothing here; result_sha256 equals the SHA-256 of
 				return writeJSON(cmd.OutOrStdout(), res)
 			}
 			printSim(cmd.OutOrStdout(), setup, res)
+			fmt.Fprintf(cmd.ErrOrStderr(), "simulated in %.2f s (%.1f M messages/s)\n", res.WallSeconds, float64(res.Messages)/max(res.WallSeconds, 1e-9)/1e6)
 			return nil
 		},
 	}
@@ -149,7 +150,7 @@ func printSim(w io.Writer, s *sim.Setup, r *sim.Result) {
 	fmt.Fprintf(w, "  messages    %d over %d supersteps\n", r.Messages, r.Supersteps)
 	fmt.Fprintf(w, "  throughput  %s; the model's T_sys %s; simulation/model %.2f\n", teps(r.TEPS), teps(r.ModelTSys), r.Efficiency)
 	fmt.Fprintf(w, "  result      sha256 %s\n", r.ResultSHA256)
-	fmt.Fprintf(w, "  wall        %.2f s (%.1f M simulated messages/s)\n\n", r.WallSeconds, float64(r.Messages)/max(r.WallSeconds, 1e-9)/1e6)
+	fmt.Fprintln(w)
 	total := float64(r.Cycles) * float64(len(r.PerPE))
 	st := r.Stalls
 	fmt.Fprintf(w, "  PE cycles: busy %.1f%%, apply %.1f%%, hazard %.1f%%, scatter %.1f%%, memory %.1f%%, crossbar %.1f%%, network %.1f%%, barrier %.1f%%, done %.1f%%\n\n",
