@@ -9,7 +9,7 @@ import (
 
 func TestLatency(t *testing.T) {
 	tests := []struct {
-		kernel                  string
+		kernel                 string
 		gather, apply, scatter int
 	}{
 		{"wcc", 1, 1, 0},
