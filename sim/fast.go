@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
@@ -38,11 +39,13 @@ type fastModel struct {
 	nPE    int
 
 	// per-superstep scratch
-	xbar         []int64   // GraVF-M: items each crossbar moves
-	latch, words []int64   // per PE
-	edges        []int64   // per PE: messages it gathers
-	scat         []int64   // GraVF: per PE scatter cycles
-	linkWords    []float64 // per ordered pair a*nF+b
+	localUpd     []float64   // GraVF-M: updates issued on each FPGA
+	share        [][]float64 // GraVF-M: of those, the share each FPGA needs
+	xbar         []int64     // GraVF-M: items each crossbar moves
+	latch, words []int64     // per PE
+	edges        []int64     // per PE: messages it gathers
+	scat         []int64     // GraVF: per PE scatter cycles
+	linkWords    []float64   // per ordered pair a*nF+b
 	linkTotal    []float64
 	memWords     []int64 // per FPGA
 	sweep        []int64 // per PE: local vertices
@@ -58,26 +61,60 @@ func newFast(s *Setup, p Params) *fastModel {
 	f := &fastModel{s: s, p: p, g: s.Graph, part: s.partition, nPE: nPE,
 		xbar: make([]int64, s.FPGAs), latch: make([]int64, nPE), words: make([]int64, nPE), edges: make([]int64, nPE),
 		scat: make([]int64, nPE), linkWords: make([]float64, s.FPGAs*s.FPGAs), linkTotal: make([]float64, s.FPGAs*s.FPGAs),
-		memWords: make([]int64, s.FPGAs), sweep: make([]int64, nPE), stallPerMsg: make([]float64, nPE), perPE: make([]PEStats, nPE)}
+		memWords: make([]int64, s.FPGAs), sweep: make([]int64, nPE), stallPerMsg: make([]float64, nPE), perPE: make([]PEStats, nPE),
+		localUpd: make([]float64, s.FPGAs)}
+	for g := 0; g < s.FPGAs; g++ {
+		f.share = append(f.share, make([]float64, s.FPGAs))
+	}
 	if s.Arch == model.GraVFM {
 		f.layout = graph.NewEdgeLayout(s.Graph, s.partition)
 		if s.Filter && s.FPGAs > 1 {
 			f.filter = graph.NewFilter(s.Graph, s.partition)
 		}
 	}
-	h := float64(p.GatherLatency + 1)
+	stall := map[int]float64{}
 	for q := 0; q < nPE; q++ {
 		n := len(s.partition.Members[q])
 		f.sweep[q] = int64(n)
-		slots := float64(max(min(HazardSlots, n), 1))
-		// A message stalls behind any of the previous H-1 issues that
-		// share its slot, for the cycles that issue still holds it.
-		f.stallPerMsg[q] = (h - 1) * h / (2 * slots)
+		slots := max(min(HazardSlots, n), 1)
+		if _, ok := stall[slots]; !ok {
+			stall[slots] = hazardStall(p.GatherLatency+1, slots)
+		}
+		f.stallPerMsg[q] = stall[slots]
 	}
 	return f
 }
 
+// hazardStall returns the mean stall cycles per message of the aliased
+// hazard detector (slots slots, each held h cycles after an issue) for a
+// saturated stream of messages to random vertices. It runs the detector
+// itself on a seeded stream: the closed forms over-count, because a stall
+// also lets the older issues in the window expire.
+func hazardStall(h, slots int) float64 {
+	if h <= 1 {
+		return 0
+	}
+	r := rand.New(rand.NewPCG(uint64(h), uint64(slots)))
+	free := make([]int64, slots)
+	var now, stalls int64
+	const n = 1 << 16
+	for i := 0; i < n; i++ {
+		s := r.IntN(slots)
+		if free[s] > now {
+			stalls += free[s] - now
+			now = free[s]
+		}
+		free[s] = now + int64(h)
+		now++
+	}
+	return float64(stalls) / n
+}
+
 func (f *fastModel) reset() {
+	clear(f.localUpd)
+	for _, r := range f.share {
+		clear(r)
+	}
 	clear(f.xbar)
 	clear(f.latch)
 	clear(f.words)
@@ -97,11 +134,13 @@ func (f *fastModel) superstep(index int, senders []uint32) {
 	if s.Arch == model.GraVFM {
 		for _, u := range senders {
 			home := f.part.FPGA(u)
+			f.localUpd[home]++
 			for g := 0; g < nF; g++ {
 				if g == home || f.filter == nil || f.filter.Has(u, g) {
 					f.xbar[g]++
 					if g != home {
 						f.linkWords[home*nF+g] += p.UpdateWords
+						f.share[home][g]++
 					}
 				}
 			}
@@ -136,6 +175,15 @@ func (f *fastModel) superstep(index int, senders []uint32) {
 				f.edges[d]++
 				if g := d / s.PEs; g != home {
 					f.linkWords[home*nF+g] += p.MessageWords
+				}
+			}
+		}
+	}
+	if s.Arch == model.GraVFM {
+		for a := 0; a < nF; a++ {
+			for g := 0; g < nF; g++ {
+				if f.localUpd[a] > 0 {
+					f.share[a][g] /= f.localUpd[a]
 				}
 			}
 		}
@@ -218,7 +266,14 @@ func (f *fastModel) time(msgs int64) int64 {
 	if msgs == 0 {
 		return sweep + lat
 	}
-	return sweep + int64(math.Ceil(work)) + lat
+	t := sweep + int64(math.Ceil(work))
+	if s.Arch == model.GraVFM && nF > 1 {
+		// The crossbars and links run during the sweep too; their fluid
+		// estimate replaces the crossbar and link bounds when longer.
+		rxCap := float64(LinkRxFIFODepth) + math.Ceil(2*float64(p.LinkLatency)*p.PairWordsPerCycle/max(p.UpdateWords, 1e-9))
+		t = max(t, fluidNetwork(p, f.localUpd, f.share, sweep, rxCap))
+	}
+	return t + lat
 }
 
 func (f *fastModel) run(ctx context.Context) (*kernel.Result, error) {
