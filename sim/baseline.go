@@ -120,6 +120,9 @@ func newBaseline(s *Setup, p Params) *baseline {
 			}
 			l := &link{from: x, to: y, tx: newRing[item](LinkTxFIFODepth), inflight: newRing[item](64), rx: newRing[item](LinkRxFIFODepth)}
 			l.rxCap = LinkRxFIFODepth + int(math.Ceil(2*float64(p.LinkLatency)*p.PairWordsPerCycle/max(p.MessageWords, 1e-9)))
+			for i := 0; i < s.PEs; i++ {
+				l.perPE = append(l.perPE, newRing[item](l.rxCap))
+			}
 			b.links = append(b.links, l)
 			b.fpgas[x].out[y] = l
 			b.fpgas[y].in = append(b.fpgas[y].in, l)
@@ -166,6 +169,13 @@ func (b *baseline) run(ctx context.Context) error {
 			fp.memRR++
 		}
 		for _, fp := range b.fpgas {
+			for _, l := range fp.in {
+				for !l.rx.empty() {
+					it := l.rx.pop()
+					l.perPE[b.port(fp.id, &it)].push(it)
+					l.held++
+				}
+			}
 			b.stepCrossbar(fp)
 		}
 		if stepLinks(b.fpgas, b.links, &b.p, b.p.MessageWords, b.now) {
@@ -445,15 +455,12 @@ func (b *baseline) stepCrossbar(fp *fpga) {
 				q = b.pes[fp.id*b.s.PEs+i]
 				src = &q.voq[o]
 			} else {
-				if remoteUsed[i-b.s.PEs] {
+				if remoteUsed[i-b.s.PEs] || o >= b.s.PEs {
 					continue
 				}
-				src = &fp.in[i-b.s.PEs].rx
+				src = &fp.in[i-b.s.PEs].perPE[o]
 			}
 			if src.empty() || src.peek().round != fp.round || src.peek().ready > b.now {
-				continue
-			}
-			if q == nil && b.port(fp.id, src.peek()) != o {
 				continue
 			}
 			if dst.full() {
@@ -466,6 +473,7 @@ func (b *baseline) stepCrossbar(fp *fpga) {
 				q.queued--
 			} else {
 				remoteUsed[i-b.s.PEs] = true
+				fp.in[i-b.s.PEs].held--
 			}
 			b.rrIn[fp.id][o] = (i + 1) % nIn
 			fp.moved = true
@@ -494,7 +502,7 @@ func (b *baseline) account() {
 	for _, fp := range b.fpgas {
 		netBusy := false
 		for _, l := range fp.in {
-			if !l.inflight.empty() || !l.rx.empty() {
+			if !l.inflight.empty() || !l.rx.empty() || l.held > 0 {
 				netBusy = true
 			}
 		}

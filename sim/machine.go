@@ -123,6 +123,11 @@ type link struct {
 	rxCap    int
 	tokens   float64
 	words    float64
+	// GraVF: the receiving endpoint sorts arrivals into one FIFO per local
+	// PE (virtual channels), so a message for a busy PE does not block the
+	// others; held counts the items waiting there (they still hold credit).
+	perPE []ring[item]
+	held  int
 }
 
 // fpga groups the PEs and the crossbar of one FPGA.
@@ -677,32 +682,37 @@ func (m *machine) stepLinks() {
 
 // stepLinks serialises items of cost words each onto the links, within
 // each pair's and each FPGA's bandwidth and the receiver's credit, and
-// delivers the arrivals. It reports whether anything moved.
+// delivers the arrivals. An FPGA's links take their share of the interface
+// in an order that rotates every cycle, so no link starves. It reports
+// whether anything moved.
 func stepLinks(fpgas []*fpga, links []*link, p *Params, cost float64, now int64) bool {
 	moved := false
-	for _, fp := range fpgas {
-		fp.ifTokens = min(fp.ifTokens+p.IfWordsPerCycle, max(p.IfWordsPerCycle, cost))
-	}
 	for _, l := range links {
 		for !l.inflight.empty() && l.inflight.peek().ready <= now {
 			l.rx.push(l.inflight.pop())
 			moved = true
 		}
 		l.tokens = min(l.tokens+p.PairWordsPerCycle, max(p.PairWordsPerCycle, cost))
-		if l.tx.empty() {
-			continue
+	}
+	nF := len(fpgas)
+	for _, src := range fpgas {
+		src.ifTokens = min(src.ifTokens+p.IfWordsPerCycle, max(p.IfWordsPerCycle, cost))
+		for j := 0; j < nF; j++ {
+			l := src.out[(j+int(now))%nF]
+			if l == nil || l.tx.empty() {
+				continue
+			}
+			if l.tokens+1e-9 < cost || src.ifTokens+1e-9 < cost || l.inflight.len()+l.rx.len()+l.held >= l.rxCap {
+				continue
+			}
+			it := l.tx.pop()
+			it.ready = now + int64(max(p.LinkLatency, 1))
+			l.inflight.push(it)
+			l.tokens -= cost
+			src.ifTokens -= cost
+			l.words += cost
+			moved = true
 		}
-		src := fpgas[l.from]
-		if l.tokens+1e-9 < cost || src.ifTokens+1e-9 < cost || l.inflight.len()+l.rx.len() >= l.rxCap {
-			continue
-		}
-		it := l.tx.pop()
-		it.ready = now + int64(max(p.LinkLatency, 1))
-		l.inflight.push(it)
-		l.tokens -= cost
-		src.ifTokens -= cost
-		l.words += cost
-		moved = true
 	}
 	return moved
 }
