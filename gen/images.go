@@ -1,0 +1,211 @@
+package gen
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/kernel"
+)
+
+// IndexEntry is one edge-index word: where a vertex's list starts in the
+// PE's edge memory, how long it is, and the vertex's out-degree (the
+// scatter kernel's num_neighbors_in).
+type IndexEntry struct {
+	Start, Len, Degree uint32
+}
+
+// EdgeEntry is one edge-memory word: the neighbour's global id (for the
+// scatter kernel), its local index on this PE (the gather address), and
+// the edge data (the first edge field, the graph's weight).
+type EdgeEntry struct {
+	Global, Local uint32
+	Data          uint64
+}
+
+// VertexEntry maps a local index to the vertex's global id and its
+// out-degree, for the apply sweep.
+type VertexEntry struct {
+	Global, Degree uint32
+}
+
+// PEImages are the memory contents of one GraVF-M PE.
+type PEImages struct {
+	PE int
+	// Index has one entry per vertex of the graph (GraVF-M keeps the edge
+	// index of every vertex on every PE).
+	Index []IndexEntry
+	// Edges holds the PE's local lists, list after list.
+	Edges []EdgeEntry
+	// Vertices lists the PE's own vertices by local index.
+	Vertices []VertexEntry
+	// State holds the initial state of every local vertex, one packed word
+	// per vertex (first layout field in the most significant bits).
+	State []string
+}
+
+// Widths are the bit widths of the memory words, fixed per system so
+// that every PE's images have the same shape.
+type Widths struct {
+	VertexID  int // global ids
+	Local     int // local indices
+	EdgeAddr  int // positions in a PE's edge memory
+	EdgeData  int // edge data bits (0: none)
+	State     int // packed vertex state
+	MaxLocal  int // the most vertices any PE holds
+	MaxEdges  int // the most edges any PE holds
+	IndexBits int // one edge-index word
+	EdgeBits  int // one edge word
+	VertexBit int // one vertex-info word
+}
+
+func bitsFor(n int) int {
+	w := 1
+	for (1 << uint(w)) < n {
+		w++
+	}
+	return w
+}
+
+// BuildImages lays out the memories of every PE for a GraVF-M system.
+func BuildImages(k *kernel.Kernel, g *graph.Graph, p *graph.Partition) ([]PEImages, Widths, error) {
+	if k.Vertices != g.NumVertices() {
+		return nil, Widths{}, fmt.Errorf("kernel bound to %d vertices, graph has %d", k.Vertices, g.NumVertices())
+	}
+	if err := kernel.EdgeData(k, g); err != nil {
+		return nil, Widths{}, err
+	}
+	layout := graph.NewEdgeLayout(g, p)
+	nPE := p.NumPEs()
+	c := k.Checked
+	w := Widths{VertexID: c.VertexIDBits}
+	for _, t := range c.VertexT {
+		w.State += t.Width
+	}
+	if len(c.EdgeT) > 0 {
+		w.EdgeData = c.EdgeT[0].Width
+	}
+	ims := make([]PEImages, nPE)
+	ctx := k.NewCtx()
+	state := make([]uint64, len(c.VertexT))
+	for pe := 0; pe < nPE; pe++ {
+		im := &ims[pe]
+		im.PE = pe
+		im.Index = make([]IndexEntry, g.NumVertices())
+		for u := 0; u < g.NumVertices(); u++ {
+			nbrs, ws := layout.Local(pe, uint32(u))
+			im.Index[u] = IndexEntry{Start: uint32(len(im.Edges)), Len: uint32(len(nbrs)), Degree: uint32(g.OutDegree(uint32(u)))}
+			for i, v := range nbrs {
+				e := EdgeEntry{Global: v, Local: p.Local[v], Data: 1}
+				if ws != nil {
+					e.Data = uint64(ws[i])
+				}
+				im.Edges = append(im.Edges, e)
+			}
+		}
+		for _, v := range p.Members[pe] {
+			im.Vertices = append(im.Vertices, VertexEntry{Global: v, Degree: uint32(g.OutDegree(v))})
+			ctx.ID, ctx.Degree = uint64(v), uint64(g.OutDegree(v))
+			k.Init(ctx, state)
+			im.State = append(im.State, packHex(state, c.VertexT, w.State))
+		}
+		w.MaxLocal = max(w.MaxLocal, len(im.Vertices))
+		w.MaxEdges = max(w.MaxEdges, len(im.Edges))
+	}
+	w.Local = bitsFor(max(w.MaxLocal, 2))
+	w.EdgeAddr = bitsFor(max(w.MaxEdges+1, 2))
+	w.IndexBits = 2*w.EdgeAddr + 32
+	w.EdgeBits = w.VertexID + w.Local + w.EdgeData
+	w.VertexBit = w.VertexID + 32
+	return ims, w, nil
+}
+
+// packHex packs field values into one word, first field in the most
+// significant bits, and prints it in hex with the word's width.
+func packHex(vals []uint64, ts []kernel.Type, width int) string {
+	digits := (width + 3) / 4
+	// Build the word as a bit string, most significant first.
+	var bits strings.Builder
+	for i, t := range ts {
+		fmt.Fprintf(&bits, "%0*b", t.Width, vals[i]&t.Mask())
+	}
+	s := bits.String()
+	for len(s) < digits*4 {
+		s = "0" + s
+	}
+	var out strings.Builder
+	for i := 0; i < len(s); i += 4 {
+		v := 0
+		for _, c := range s[i : i+4] {
+			v = v<<1 | int(c-'0')
+		}
+		fmt.Fprintf(&out, "%x", v)
+	}
+	return out.String()
+}
+
+// hexWord prints v in hex with the digits of a width-bit word.
+func hexWord(v uint64, width int) string { return fmt.Sprintf("%0*x", (width+3)/4, v) }
+
+// WriteIndex writes the edge-index image ($readmemh): start, length and
+// degree packed as {start, len, degree}.
+func (im *PEImages) WriteIndex(wr io.Writer, w Widths) error {
+	var b strings.Builder
+	for _, e := range im.Index {
+		// Fields are at most 32 bits each; compose via a bit string to
+		// keep arbitrary widths exact.
+		b.WriteString(packHex([]uint64{uint64(e.Start), uint64(e.Len), uint64(e.Degree)},
+			[]kernel.Type{kernel.Uint(w.EdgeAddr), kernel.Uint(w.EdgeAddr), kernel.Uint(32)}, w.IndexBits))
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(wr, b.String())
+	return err
+}
+
+// WriteEdges writes the edge image: {global id, local index, edge data}.
+func (im *PEImages) WriteEdges(wr io.Writer, w Widths) error {
+	var b strings.Builder
+	ts := []kernel.Type{kernel.Uint(w.VertexID), kernel.Uint(w.Local)}
+	if w.EdgeData > 0 {
+		ts = append(ts, kernel.Uint(w.EdgeData))
+	}
+	for _, e := range im.Edges {
+		vals := []uint64{uint64(e.Global), uint64(e.Local), e.Data}
+		b.WriteString(packHex(vals[:len(ts)], ts, w.EdgeBits))
+		b.WriteByte('\n')
+	}
+	if len(im.Edges) == 0 {
+		// $readmemh needs at least one word.
+		b.WriteString(hexWord(0, w.EdgeBits) + "\n")
+	}
+	_, err := io.WriteString(wr, b.String())
+	return err
+}
+
+// WriteVertices writes the vertex-info image: {global id, degree}.
+func (im *PEImages) WriteVertices(wr io.Writer, w Widths) error {
+	var b strings.Builder
+	for _, v := range im.Vertices {
+		b.WriteString(packHex([]uint64{uint64(v.Global), uint64(v.Degree)}, []kernel.Type{kernel.Uint(w.VertexID), kernel.Uint(32)}, w.VertexBit))
+		b.WriteByte('\n')
+	}
+	if len(im.Vertices) == 0 {
+		b.WriteString(hexWord(0, w.VertexBit) + "\n")
+	}
+	_, err := io.WriteString(wr, b.String())
+	return err
+}
+
+// WriteState writes the initial vertex states, one packed word each.
+func (im *PEImages) WriteState(wr io.Writer, w Widths) error {
+	var b strings.Builder
+	for _, s := range im.State {
+		b.WriteString(s + "\n")
+	}
+	if len(im.State) == 0 {
+		b.WriteString(hexWord(0, w.State) + "\n")
+	}
+	_, err := io.WriteString(wr, b.String())
+	return err
+}
