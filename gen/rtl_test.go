@@ -1,0 +1,37 @@
+package gen
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// TestBuildingBlocksLint runs verilator -Wall on every building block, in
+// the parameterisations the systems use.
+func TestBuildingBlocksLint(t *testing.T) {
+	verilator := needTool(t, "verilator")
+	names, src := BuildingBlocks()
+	dir := t.TempDir()
+	params := map[string][][]string{
+		"gravf_crossbar.v": {{"-GNP=1", "-GNR=0", "-GBW=12"}, {"-GNP=9", "-GNR=3", "-GBW=40"}, {"-GNP=2", "-GNR=1", "-GBW=8"}},
+		"gravf_fifo.v":     {{"-GWIDTH=8", "-GDEPTH=8"}, {"-GWIDTH=33", "-GDEPTH=100"}},
+		"gravf_ram.v":      {{"-GWIDTH=8", "-GDEPTH=16"}},
+	}
+	for _, n := range names {
+		f := filepath.Join(dir, n)
+		if err := os.WriteFile(f, []byte(src[n]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ps := params[n]
+		if ps == nil {
+			ps = [][]string{nil}
+		}
+		for _, p := range ps {
+			args := append([]string{"--lint-only", "-Wall"}, p...)
+			if out, err := exec.Command(verilator, append(args, f)...).CombinedOutput(); err != nil {
+				t.Errorf("%s %v:\n%s", n, p, out)
+			}
+		}
+	}
+}
