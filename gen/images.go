@@ -25,9 +25,12 @@ type EdgeEntry struct {
 }
 
 // VertexEntry maps a local index to the vertex's global id and its
-// out-degree, for the apply sweep.
+// out-degree, for the apply sweep, and carries the update filter's mask:
+// bit j set when the j-th other FPGA (in ascending order) holds a
+// neighbour.
 type VertexEntry struct {
 	Global, Degree uint32
+	Mask           uint64
 }
 
 // PEImages are the memory contents of one GraVF-M PE.
@@ -58,6 +61,7 @@ type Widths struct {
 	IndexBits int // one edge-index word
 	EdgeBits  int // one edge word
 	VertexBit int // one vertex-info word
+	Mask      int // filter mask bits: other FPGAs, at least 1
 }
 
 func bitsFor(n int) int {
@@ -69,7 +73,8 @@ func bitsFor(n int) int {
 }
 
 // BuildImages lays out the memories of every PE for a GraVF-M system.
-func BuildImages(k *kernel.Kernel, g *graph.Graph, p *graph.Partition) ([]PEImages, Widths, error) {
+// With filter false every update goes to every FPGA.
+func BuildImages(k *kernel.Kernel, g *graph.Graph, p *graph.Partition, filter bool) ([]PEImages, Widths, error) {
 	if k.Vertices != g.NumVertices() {
 		return nil, Widths{}, fmt.Errorf("kernel bound to %d vertices, graph has %d", k.Vertices, g.NumVertices())
 	}
@@ -79,7 +84,11 @@ func BuildImages(k *kernel.Kernel, g *graph.Graph, p *graph.Partition) ([]PEImag
 	layout := graph.NewEdgeLayout(g, p)
 	nPE := p.NumPEs()
 	c := k.Checked
-	w := Widths{VertexID: c.VertexIDBits}
+	w := Widths{VertexID: c.VertexIDBits, Mask: max(p.FPGAs-1, 1)}
+	var flt *graph.Filter
+	if filter && p.FPGAs > 1 {
+		flt = graph.NewFilter(g, p)
+	}
 	for _, t := range c.VertexT {
 		w.State += t.Width
 	}
@@ -104,8 +113,20 @@ func BuildImages(k *kernel.Kernel, g *graph.Graph, p *graph.Partition) ([]PEImag
 				im.Edges = append(im.Edges, e)
 			}
 		}
+		home := pe / p.PEs
 		for _, v := range p.Members[pe] {
-			im.Vertices = append(im.Vertices, VertexEntry{Global: v, Degree: uint32(g.OutDegree(v))})
+			var mask uint64
+			j := 0
+			for f := 0; f < p.FPGAs; f++ {
+				if f == home {
+					continue
+				}
+				if flt == nil || flt.Has(v, f) {
+					mask |= 1 << uint(j)
+				}
+				j++
+			}
+			im.Vertices = append(im.Vertices, VertexEntry{Global: v, Degree: uint32(g.OutDegree(v)), Mask: mask})
 			ctx.ID, ctx.Degree = uint64(v), uint64(g.OutDegree(v))
 			k.Init(ctx, state)
 			im.State = append(im.State, packHex(state, c.VertexT, w.State))
@@ -117,7 +138,7 @@ func BuildImages(k *kernel.Kernel, g *graph.Graph, p *graph.Partition) ([]PEImag
 	w.EdgeAddr = bitsFor(max(w.MaxEdges+1, 2))
 	w.IndexBits = 2*w.EdgeAddr + 32
 	w.EdgeBits = w.VertexID + w.Local + w.EdgeData
-	w.VertexBit = w.VertexID + 32
+	w.VertexBit = w.Mask + w.VertexID + 32
 	return ims, w, nil
 }
 
@@ -183,11 +204,11 @@ func (im *PEImages) WriteEdges(wr io.Writer, w Widths) error {
 	return err
 }
 
-// WriteVertices writes the vertex-info image: {global id, degree}.
+// WriteVertices writes the vertex-info image: {mask, global id, degree}.
 func (im *PEImages) WriteVertices(wr io.Writer, w Widths) error {
 	var b strings.Builder
 	for _, v := range im.Vertices {
-		b.WriteString(packHex([]uint64{uint64(v.Global), uint64(v.Degree)}, []kernel.Type{kernel.Uint(w.VertexID), kernel.Uint(32)}, w.VertexBit))
+		b.WriteString(packHex([]uint64{v.Mask, uint64(v.Global), uint64(v.Degree)}, []kernel.Type{kernel.Uint(w.Mask), kernel.Uint(w.VertexID), kernel.Uint(32)}, w.VertexBit))
 		b.WriteByte('\n')
 	}
 	if len(im.Vertices) == 0 {

@@ -27,7 +27,7 @@ func TestBuildImages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ims, w, err := BuildImages(k, g, p)
+	ims, w, err := BuildImages(k, g, p, true)
 	if err != nil {
 		t.Fatal(err)
 	}

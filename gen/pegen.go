@@ -1,0 +1,79 @@
+package gen
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"text/template"
+
+	"github.com/gravf-tui/gravf-tui/kernel"
+)
+
+// peField is one field of a packed bus: its name, width and bit offset.
+type peField struct {
+	Name       string
+	Width, Off int
+}
+
+// peData feeds the PE template.
+type peData struct {
+	Kernel                  string
+	VID, UPD, MSG, ST, ED   int // widths: vertex id, update, message, state, edge data
+	UPDW, MSGW, EDW         int // bus widths (at least 1)
+	Update, Message, State  []peField
+	Edge                    []peField
+	GatherLat, ApplyLat     int
+	HandWritten             bool
+	HazardSlots, HazardBits int
+}
+
+func fieldsOf(l kernel.Layout, ts []kernel.Type) ([]peField, int) {
+	total := 0
+	for _, t := range ts {
+		total += t.Width
+	}
+	var fs []peField
+	off := total
+	for i, f := range l {
+		off -= ts[i].Width
+		fs = append(fs, peField{Name: f.Name, Width: ts[i].Width, Off: off})
+	}
+	return fs, total
+}
+
+// GeneratePE generates the processing element of a bound kernel: the
+// input FIFO, barrier counter, scatter unit with its edge-index and edge
+// memories, the scatter kernel, the message FIFO, the gather unit with its
+// hazard detector, the vertex-state memory, the apply sweep with the apply
+// kernel, and the update queue. It mirrors the simulator's PE (sim/doc.go)
+// with BRAM edges.
+func GeneratePE(k *kernel.Kernel) (string, error) {
+	c := k.Checked
+	s := k.Spec
+	d := peData{Kernel: s.Name, VID: c.VertexIDBits, GatherLat: c.Gather.Latency(), ApplyLat: c.Apply.Latency(),
+		HandWritten: len(s.Verilog) == 3, HazardSlots: 32, HazardBits: 4}
+	d.Update, d.UPD = fieldsOf(s.Update, c.UpdateT)
+	d.Message, d.MSG = fieldsOf(s.Message, c.MessageT)
+	d.State, d.ST = fieldsOf(s.Vertex, c.VertexT)
+	if len(s.Edge) > 0 {
+		d.Edge, d.ED = fieldsOf(s.Edge[:1], c.EdgeT[:1])
+	}
+	d.UPDW, d.MSGW, d.EDW = max(d.UPD, 1), max(d.MSG, 1), max(d.ED, 1)
+	for (1 << uint(d.HazardBits)) < d.GatherLat+3 {
+		d.HazardBits++
+	}
+	var b bytes.Buffer
+	if err := peTemplate.Execute(&b, d); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+var peTemplate = template.Must(template.New("pe").Funcs(template.FuncMap{
+	"sub":     func(a, b int) int { return a - b },
+	"add":     func(a, b int) int { return a + b },
+	"upper":   strings.ToUpper,
+	"hi":      func(f peField) int { return f.Off + f.Width - 1 },
+	"join":    strings.Join,
+	"sprintf": fmt.Sprintf,
+}).Parse(peTemplateText))
