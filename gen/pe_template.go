@@ -75,9 +75,9 @@ wire [{{.UPDW}}-1:0] inf_payload = inf_data[{{.UPDW}}-1:0];
 // --------------------------------------------------- edge index and edges
 reg             idx_rd;
 wire [IW-1:0]   idx_q;
-gravf_ram #(.WIDTH(IW), .DEPTH(NVERTICES), .INIT(INDEX_FILE)) index_ram (
+gravf_ram #(.WIDTH(IW), .DEPTH(NVERTICES), .ABITS(VID), .INIT(INDEX_FILE)) index_ram (
     .clk(clk), .rd_en(idx_rd), .rd_addr(inf_sender), .rd_data(idx_q),
-    .wr_en(1'b0), .wr_addr({$clog2(NVERTICES){1'b0}}), .wr_data({IW{1'b0}})
+    .wr_en(1'b0), .wr_addr({VID{1'b0}}), .wr_data({IW{1'b0}})
 );
 wire [EA-1:0]   idx_start  = idx_q[IW-1 -: EA];
 wire [EA-1:0]   idx_len    = idx_q[IW-EA-1 -: EA];
@@ -86,7 +86,7 @@ wire [31:0]     idx_degree = idx_q[31:0];
 reg             edge_rd;
 reg  [EA-1:0]   edge_addr;
 wire [EW-1:0]   edge_q;
-gravf_ram #(.WIDTH(EW), .DEPTH(NEDGES), .INIT(EDGE_FILE)) edge_ram (
+gravf_ram #(.WIDTH(EW), .DEPTH(NEDGES), .ABITS(EA), .INIT(EDGE_FILE)) edge_ram (
     .clk(clk), .rd_en(edge_rd), .rd_addr(edge_addr), .rd_data(edge_q),
     .wr_en(1'b0), .wr_addr({EA{1'b0}}), .wr_data({EW{1'b0}})
 );
@@ -116,9 +116,12 @@ wire [KW-1:0]   kin_q;
 wire            kin_valid;
 wire            kin_ready;
 wire [3:0]      kin_count;
+/* verilator lint_off UNUSEDSIGNAL */
+wire            kin_in_ready;   // never low: kin_room keeps space for what is in flight
+/* verilator lint_on UNUSEDSIGNAL */
 gravf_fifo #(.WIDTH(KW), .DEPTH(8)) kernel_input_fifo (
     .clk(clk), .rst(rst),
-    .in_data(kin_data), .in_valid(kin_push), .in_ready(),
+    .in_data(kin_data), .in_valid(kin_push), .in_ready(kin_in_ready),
     .out_data(kin_q), .out_valid(kin_valid), .out_ready(kin_ready), .count(kin_count)
 );
 // Room for what is in flight: an index lookup and an edge read.
@@ -198,11 +201,12 @@ wire            k_barrier  = kin_q[KW-1];
 wire            k_halt     = kin_q[KW-2];
 wire [1:0]      k_round    = kin_q[KW-3 -: 2];
 wire [VID-1:0]  k_sender   = kin_q[KW-5 -: VID];
-wire [{{.UPDW}}-1:0] k_payload = kin_q[KW-5-VID -: {{.UPDW}}];
+{{if .Update}}wire [{{.UPDW}}-1:0] k_payload = kin_q[KW-5-VID -: {{.UPDW}}];
+{{end}}
 wire [31:0]     k_degree   = kin_q[KW-5-VID-{{.UPDW}} -: 32];
 wire [VID-1:0]  k_neighbor = kin_q[LA+{{.EDW}}+VID-1 -: VID];
 wire [LA-1:0]   k_local    = kin_q[LA+{{.EDW}}-1 -: LA];
-wire [{{.EDW}}-1:0] k_edge = kin_q[{{.EDW}}-1:0];
+{{if .Edge}}wire [{{.EDW}}-1:0] k_edge = kin_q[{{.EDW}}-1:0];{{end}}
 
 wire            sk_ready;
 wire            sk_valid;
@@ -263,7 +267,7 @@ wire            m_halt    = mq[MW-2];
 wire [VID-1:0]  m_dst     = mq[MW-3 -: VID];
 wire [VID-1:0]  m_sender  = mq[MW-3-VID -: VID];
 wire [LA-1:0]   m_local   = mq[MW-3-2*VID -: LA];
-wire [{{.MSGW}}-1:0] m_payload = mq[{{.MSGW}}-1:0];
+{{if .Message}}wire [{{.MSGW}}-1:0] m_payload = mq[{{.MSGW}}-1:0];{{end}}
 
 // ------------------------------------------------- vertex state and info
 reg             st_rd;
@@ -272,7 +276,7 @@ wire [ST-1:0]   st_q;
 wire            st_wr;
 wire [LA-1:0]   st_wr_addr;
 wire [ST-1:0]   st_wr_data;
-gravf_ram #(.WIDTH(ST), .DEPTH(NLOCAL), .INIT(STATE_FILE)) state_ram (
+gravf_ram #(.WIDTH(ST), .DEPTH(NLOCAL), .ABITS(LA), .INIT(STATE_FILE)) state_ram (
     .clk(clk), .rd_en(st_rd), .rd_addr(st_rd_addr), .rd_data(st_q),
     .wr_en(st_wr), .wr_addr(st_wr_addr), .wr_data(st_wr_data)
 );
@@ -289,7 +293,7 @@ wire [ST-1:0]   state_now = fwd ? fwd_data : st_q;
 
 reg             vi_rd;
 wire [VW-1:0]   vi_q;
-gravf_ram #(.WIDTH(VW), .DEPTH(NLOCAL), .INIT(VERTEX_FILE)) vertex_ram (
+gravf_ram #(.WIDTH(VW), .DEPTH(NLOCAL), .ABITS(LA), .INIT(VERTEX_FILE)) vertex_ram (
     .clk(clk), .rd_en(vi_rd), .rd_addr(st_rd_addr), .rd_data(vi_q),
     .wr_en(1'b0), .wr_addr({LA{1'b0}}), .wr_data({VW{1'b0}})
 );
@@ -301,18 +305,15 @@ reg  [1:0]      round;
 reg  [31:0]     superstep;
 reg  [LA:0]     apply_idx;
 reg  [31:0]     sent;
-reg  [HB-1:0]   slot_q;
 reg  [HS-1:0]   busy;             // hazard slots with a vertex inside the gather kernel
 reg             ga_issue, ap_issue, ap_barrier;
 reg  [VID-1:0]  ga_dst, ga_sender;
-reg  [{{.MSGW}}-1:0] ga_payload;
+{{if .Message}}reg  [{{.MSGW}}-1:0] ga_payload;{{end}}
 reg  [LA-1:0]   ga_local;
 reg  [LA-1:0]   ap_local;
 
 wire [HB-1:0]   slot = (HS > 1) ? m_local[HB-1:0] : {HB{1'b0}};
-reg             any_busy;
-integer h;
-always @* any_busy = |busy;
+wire            any_busy = |busy;
 
 always @* begin
     mq_ready   = 1'b0;
@@ -334,9 +335,9 @@ end
 
 // Gather kernel: its write-back is always taken, so its latency is fixed.
 {{range .State}}wire [{{.Width}}-1:0] gk_state_{{.Name}};
-{{end}}wire [VID-1:0] gk_node;
-wire           gk_valid;
+{{end}}wire           gk_valid;
 /* verilator lint_off UNUSEDSIGNAL */
+wire [VID-1:0] gk_node;       // the PE knows the address already
 wire           gk_ready;
 /* verilator lint_on UNUSEDSIGNAL */
 {{.Kernel}}_gather{{if .HandWritten}} #(.VERTEXIDSIZE(VID)){{end}} gather_kernel (
@@ -355,9 +356,9 @@ wire           gk_ready;
 // most), so its latency is fixed too.
 {{range .State}}wire [{{.Width}}-1:0] ak_state_{{.Name}};
 {{end}}{{range .Update}}wire [{{.Width}}-1:0] ak_upd_{{.Name}};
-{{end}}wire [VID-1:0] ak_node;
-wire           ak_state_valid, ak_update_valid, ak_barrier;
+{{end}}wire           ak_state_valid, ak_update_valid, ak_barrier;
 /* verilator lint_off UNUSEDSIGNAL */
+wire [VID-1:0] ak_node;       // the PE knows the address already
 wire           ak_state_barrier, ak_ready;
 wire [1:0]     ak_round;
 /* verilator lint_on UNUSEDSIGNAL */
@@ -412,9 +413,9 @@ wire [UW-1:0] uq_in = ak_barrier
     ? {1'b1, sent == 0, round, {LW{1'b1}}, PE_ID[VID-1:0], {{.UPDW}}'d0}
     : {1'b0, 1'b0, round, ap_side[LW+LA-1 -: LW], ak_sender, {{if .Update}}{{range $i, $f := .Update}}{{if $i}}, {{end}}ak_upd_{{$f.Name}}{{end}}{{else}}1'b0{{end}}};
 /* verilator lint_off UNUSEDSIGNAL */
-wire uq_in_ready;
-/* verilator lint_on UNUSEDSIGNAL */
+wire uq_in_ready;   // never low: the queue holds one update per local vertex
 wire [$clog2(NLOCAL + 2):0] uq_count;
+/* verilator lint_on UNUSEDSIGNAL */
 gravf_fifo #(.WIDTH(UW), .DEPTH(NLOCAL + 2)) update_queue (
     .clk(clk), .rst(rst),
     .in_data(uq_in), .in_valid(uq_push), .in_ready(uq_in_ready),
@@ -469,7 +470,7 @@ always @(posedge clk) begin
                     ga_issue    <= 1'b1;
                     ga_dst      <= m_dst;
                     ga_sender   <= m_sender;
-                    ga_payload  <= m_payload;
+{{if .Message}}                    ga_payload  <= m_payload;{{end}}
                     ga_local    <= m_local;
                     busy[slot]  <= 1'b1;
                     messages    <= messages + 32'd1;

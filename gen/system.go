@@ -191,7 +191,7 @@ wire [NP*32-1:0] pe_messages;
 	fmt.Fprintf(&b, `
 // Links: receive FIFOs hold what arrived; send FIFOs (the external FIFO
 // and the asynchronous FIFO of the original design) hold what leaves.
-wire [%[1]d*UW-1:0] xb_rx_data, xb_tx_data;
+wire [%[1]d*UW-1:0] xb_rx_data;
 wire [%[1]d-1:0]    xb_rx_valid, xb_rx_ready, xb_tx_valid, xb_tx_ready;
 wire [UW-1:0]      xb_tx_item;
 genvar j;

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -92,5 +93,38 @@ func TestSystemIcarus(t *testing.T) {
 			}
 			t.Log(strings.TrimSpace(out))
 		})
+	}
+}
+
+// TestSystemLint runs verilator -Wall on every FPGA top of generated
+// systems (one FPGA and several; generated and hand-written kernels).
+func TestSystemLint(t *testing.T) {
+	verilator := needTool(t, "verilator")
+	for _, c := range []struct {
+		kernel string
+		nF     int
+	}{{"wcc", 1}, {"bfs", 2}, {"sssp", 3}, {"sswp", 2}} {
+		spec, _ := samples.Kernel(c.kernel)
+		g, err := graph.Load("grid:rows=8,cols=8,seed=1,maxw=9", graph.ReadOptions{Weighted: len(spec.Edge) > 0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := spec.Bind(kernel.Env{Vertices: g.NumVertices()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := GenerateSystem(context.Background(), SystemOptions{Kernel: k, Graph: g, FPGAs: c.nF, PEs: 2, Filter: true, LinkLatency: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := writeSystem(t, s)
+		for f := 0; f < c.nF; f++ {
+			args := append([]string{"--lint-only", "-Wall", "--top-module", fmt.Sprintf("fpga%d_top", f)}, s.RTLFiles()...)
+			cmd := exec.Command(verilator, args...)
+			cmd.Dir = dir
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("%s, %d FPGAs, fpga%d_top: verilator -Wall:\n%s", c.kernel, c.nF, f, out)
+			}
+		}
 	}
 }

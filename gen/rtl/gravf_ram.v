@@ -14,22 +14,30 @@ module gravf_ram #(
 ) (
     input  wire             clk,
     input  wire             rd_en,
+    /* verilator lint_off UNUSEDSIGNAL */ // callers may pass wider addresses whose high bits are zero
     input  wire [ABITS-1:0] rd_addr,
+    /* verilator lint_on UNUSEDSIGNAL */
     output reg  [WIDTH-1:0] rd_data,
     input  wire             wr_en,
+    /* verilator lint_off UNUSEDSIGNAL */
     input  wire [ABITS-1:0] wr_addr,
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire [WIDTH-1:0] wr_data
 );
 
+localparam AW = (DEPTH > 1) ? $clog2(DEPTH) : 1; // bits that address the words
+
 reg [WIDTH-1:0] mem [0:DEPTH-1];
+wire [AW-1:0] ra = rd_addr[AW-1:0];
+wire [AW-1:0] wa = wr_addr[AW-1:0];
 
 initial begin
     if (INIT != "") $readmemh(INIT, mem);
 end
 
 always @(posedge clk) begin
-    if (rd_en) rd_data <= mem[rd_addr];
-    if (wr_en) mem[wr_addr] <= wr_data;
+    if (rd_en) rd_data <= mem[ra];
+    if (wr_en) mem[wa] <= wr_data;
 end
 
 endmodule
