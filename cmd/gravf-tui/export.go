@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+
+	"github.com/gravf-tui/gravf-tui/gen"
+	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/model"
+	"github.com/spf13/cobra"
+)
+
+func newExportCmd() *cobra.Command {
+	var mf modelFlags
+	var gf graphFlags
+	var kname, out, partition string
+	var params []string
+	var force bool
+	cmd := &cobra.Command{
+		Use:   "export --board B --kernel K --graph G --fpgas N --pes N --out DIR [--force]",
+		Short: "Write a synthesizable multi-FPGA Verilog project with its testbench",
+		Long: `export writes a complete project: the RTL of every FPGA, memory images, a
+system testbench that checks every final vertex state against the BSP
+reference, a Makefile (sim, sim-verilator, lint, synth, bit), yosys and Vivado
+scripts, clock constraints, a FuseSoC core, manifest.json and a README.
+
+The folder is written under a temporary name and renamed into place; an
+existing folder is replaced only with --force. Edges are stored in block
+RAM; off-chip edge memory is not generated yet.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := mf.config()
+			if err != nil {
+				return err
+			}
+			if cfg.Mem != model.BRAM {
+				return usagef("--mem %s: the generator builds block-RAM edge storage only so far; use --mem bram", cfg.Mem)
+			}
+			if cfg.Arch != model.GraVFM {
+				return usagef("--arch %s: the generator builds GraVF-M only so far", cfg.Arch)
+			}
+			if cfg.FPGAs < 1 || cfg.PEs < 1 {
+				return usagef("--fpgas and --pes are required")
+			}
+			if out == "" {
+				return usagef("--out is required")
+			}
+			part, err := graph.ParsePartitioner(partition)
+			if err != nil {
+				return usageError{err}
+			}
+			k, g, err := loadKernelGraph(kname, &gf, params)
+			if err != nil {
+				return err
+			}
+			b, _, err := mf.platform(k.Spec.PECost)
+			if err != nil {
+				return err
+			}
+			if b.MaxFPGAs > 0 && cfg.FPGAs > b.MaxFPGAs {
+				return usagef("--fpgas %d: %s has at most %d FPGAs", cfg.FPGAs, b.Name, b.MaxFPGAs)
+			}
+			m, err := gen.Export(context.Background(), gen.ExportOptions{Board: b, Kernel: k, Graph: g, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
+				Partitioner: part, Filter: cfg.Filter, Dir: out, Force: force, Version: version()})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s: %d files; %d FPGAs x %d PEs of %s on %s; expect %d messages in %d supersteps\n",
+				out, len(m.Files), m.FPGAs, m.PEs, m.Kernel, m.Board, m.Expected.Messages, m.Expected.Supersteps)
+			fmt.Fprintf(cmd.OutOrStdout(), "next: cd %s && make sim\n", out)
+			return nil
+		},
+	}
+	mf.register(cmd)
+	gf.register(cmd)
+	cmd.Flags().StringVar(&kname, "kernel", "", "kernel: a built-in name or a folder with kernel.toml")
+	cmd.Flags().StringArrayVar(&params, "param", nil, "kernel parameter name=value; repeatable")
+	cmd.Flags().StringVar(&partition, "partition", "greedy", "partitioner: robin, greedy or metis")
+	cmd.Flags().StringVar(&out, "out", "", "project folder to write")
+	cmd.Flags().BoolVar(&force, "force", false, "replace an existing folder")
+	cmd.Flags().Lookup("mem").DefValue = "bram"
+	_ = cmd.Flags().Set("mem", "bram")
+	return cmd
+}
+
+// version is the module version the binary was built from.
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}

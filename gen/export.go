@@ -1,0 +1,305 @@
+package gen
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/gravf-tui/gravf-tui/boards"
+	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/kernel"
+)
+
+// ExportOptions describe a project to write.
+type ExportOptions struct {
+	Board       *boards.Board
+	Kernel      *kernel.Kernel
+	Graph       *graph.Graph
+	FPGAs, PEs  int
+	Partitioner graph.Partitioner
+	Filter      bool
+	// Dir is the project folder; it must not exist unless Force.
+	Dir   string
+	Force bool
+	// Version is the generator's version, recorded in the manifest.
+	Version string
+}
+
+// Manifest is manifest.json: what the project is and what it should
+// produce.
+type Manifest struct {
+	Generator  string            `json:"generator"`
+	Board      string            `json:"board"`
+	Part       string            `json:"part"`
+	Family     string            `json:"family"`
+	ClockMHz   float64           `json:"clock_mhz"`
+	Kernel     string            `json:"kernel"`
+	Params     map[string]string `json:"params"`
+	Graph      string            `json:"graph"`
+	GraphSHA   string            `json:"graph_sha256"`
+	Vertices   int               `json:"vertices"`
+	Arcs       int               `json:"arcs"`
+	FPGAs      int               `json:"fpgas"`
+	PEs        int               `json:"pes_per_fpga"`
+	Arch       string            `json:"arch"`
+	Mem        string            `json:"edge_memory"`
+	Partition  string            `json:"partitioner"`
+	Filter     bool              `json:"filter"`
+	LinkCycles int               `json:"link_latency_cycles"`
+	Expected   struct {
+		Messages   int64  `json:"messages"`
+		Supersteps int    `json:"supersteps"`
+		ResultSHA  string `json:"result_sha256"`
+	} `json:"expected"`
+	Tools map[string]string `json:"tools"`
+	Files []string          `json:"files"`
+}
+
+// GraphSHA256 hashes a graph's structure (CSR arrays and weights), so a
+// manifest names exactly the graph it was built for.
+func GraphSHA256(g *graph.Graph) string {
+	h := sha256.New()
+	buf := make([]byte, 4)
+	put := func(xs []uint32) {
+		for _, x := range xs {
+			buf[0], buf[1], buf[2], buf[3] = byte(x), byte(x>>8), byte(x>>16), byte(x>>24)
+			h.Write(buf)
+		}
+	}
+	put(g.Offsets)
+	put(g.Adj)
+	put(g.Weights)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// toolVersion returns the first line a tool prints for --version, or
+// "not installed"; recorded in the manifest for reproducibility.
+func toolVersion(name string, args ...string) string {
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return "not installed"
+	}
+	out, err := exec.Command(p, args...).CombinedOutput()
+	if err != nil && len(out) == 0 {
+		return "unknown"
+	}
+	return strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
+}
+
+// Export writes a complete project: RTL, memory images, testbench,
+// Makefile, scripts, constraints, a FuseSoC core, the manifest and a
+// README. It writes into a temporary folder beside Dir and renames it into
+// place, so a failure leaves nothing half-written; the same inputs give
+// byte-identical files (tool versions aside, which the manifest records).
+func Export(ctx context.Context, o ExportOptions) (*Manifest, error) {
+	if o.Dir == "" {
+		return nil, errors.New("export: no output folder")
+	}
+	if _, err := os.Stat(o.Dir); err == nil && !o.Force {
+		return nil, fmt.Errorf("export: %s exists; use --force to replace it", o.Dir)
+	}
+	linkCycles := int(o.Board.Network.LinkLatencyNs*1e-9*o.Board.ClockHz() + 0.5)
+	sys, err := GenerateSystem(ctx, SystemOptions{Kernel: o.Kernel, Graph: o.Graph, FPGAs: o.FPGAs, PEs: o.PEs,
+		Partitioner: o.Partitioner, Filter: o.Filter, LinkLatency: linkCycles})
+	if err != nil {
+		return nil, err
+	}
+	k := o.Kernel
+	m := &Manifest{Generator: "gravf-tui " + o.Version, Board: o.Board.Name, Part: o.Board.FPGA.Part, Family: o.Board.FPGA.Family,
+		ClockMHz: o.Board.ClockMHz, Kernel: k.Spec.Name, Params: map[string]string{}, Graph: o.Graph.Name, GraphSHA: GraphSHA256(o.Graph),
+		Vertices: o.Graph.NumVertices(), Arcs: o.Graph.NumArcs(), FPGAs: o.FPGAs, PEs: o.PEs, Arch: "gravf-m", Mem: "bram",
+		Partition: string(sys.Part.Method), Filter: o.Filter, LinkCycles: linkCycles,
+		Tools: map[string]string{
+			"iverilog":  toolVersion("iverilog", "-V"),
+			"verilator": toolVersion("verilator", "--version"),
+			"yosys":     toolVersion("yosys", "-V"),
+		}}
+	for n, p := range k.Checked.Params {
+		m.Params[n] = fmt.Sprint(p.Bits)
+	}
+	m.Expected.Messages = sys.Expected.Messages
+	m.Expected.Supersteps = len(sys.Expected.Supersteps)
+	h := sha256.New()
+	if err := sys.Expected.WriteTSV(h); err != nil {
+		return nil, err
+	}
+	m.Expected.ResultSHA = hex.EncodeToString(h.Sum(nil))
+
+	files := sys.Files
+	project := "gravf_" + k.Spec.Name
+	files["Makefile"] = makefile(sys, o)
+	files["scripts/synth.ys"] = synthScript(sys, o)
+	for f := 0; f < o.FPGAs; f++ {
+		files[fmt.Sprintf("scripts/build_fpga%d.tcl", f)] = vivadoScript(sys, o, f)
+	}
+	files["constraints/clocks.xdc"] = fmt.Sprintf("# Clock constraint of every FPGA top: f_clk = %.3f MHz on %s.\ncreate_clock -name clk -period %.3f [get_ports clk]\n",
+		o.Board.ClockMHz, o.Board.Name, 1000/o.Board.ClockMHz)
+	files[project+".core"] = fusesoc(sys, o, project)
+	files["README.md"] = projectReadme(sys, o, m)
+	var paths []string
+	for p := range files {
+		paths = append(paths, p)
+	}
+	paths = append(paths, "manifest.json")
+	sort.Strings(paths)
+	m.Files = paths
+	mj, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	files["manifest.json"] = string(mj) + "\n"
+
+	parent := filepath.Dir(filepath.Clean(o.Dir))
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(o.Dir)+".tmp*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	for _, p := range paths {
+		f := filepath.Join(tmp, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(f, []byte(files[p]), 0o644); err != nil {
+			return nil, err
+		}
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return nil, err
+	}
+	if o.Force {
+		old := tmp + ".old"
+		if err := os.Rename(o.Dir, old); err == nil {
+			defer os.RemoveAll(old)
+		}
+	}
+	if err := os.Rename(tmp, o.Dir); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func makefile(s *System, o ExportOptions) string {
+	rtl := strings.Join(s.RTLFiles(), " \\\n      ")
+	var tops []string
+	for f := 0; f < o.FPGAs; f++ {
+		tops = append(tops, fmt.Sprintf("fpga%d_top", f))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `# Generated by gravf-tui. Targets:
+#   make sim            Icarus Verilog: the system testbench, prints RESULT PASS/FAIL
+#   make sim-verilator  the same testbench under Verilator
+#   make lint           verilator --lint-only -Wall on every FPGA top
+#   make synth          yosys synth_xilinx -family %[1]s: resources per FPGA
+#   make bit            Vivado batch mode: one bitstream per FPGA
+
+RTL = %[2]s
+TB  = tb/gravf_link_model.v tb/tb_system.v
+TOPS = %[3]s
+
+.PHONY: sim sim-verilator lint synth bit clean
+
+sim: build/sim.vvp
+	vvp -n build/sim.vvp | tee build/sim.log
+	@grep -q '^RESULT PASS' build/sim.log
+
+build/sim.vvp: $(RTL) $(TB)
+	@mkdir -p build
+	iverilog -g2005 -s tb_system -o $@ $(RTL) $(TB)
+
+sim-verilator:
+	@mkdir -p build
+	verilator --binary --timing -Wno-fatal -Wno-lint -Wno-style -Mdir build/verilator --top-module tb_system -o tb_system $(RTL) $(TB)
+	build/verilator/tb_system | tee build/sim-verilator.log
+	@grep -q '^RESULT PASS' build/sim-verilator.log
+
+lint:
+	@for t in $(TOPS); do echo "verilator --lint-only -Wall --top-module $$t"; verilator --lint-only -Wall --top-module $$t $(RTL) || exit 1; done
+
+synth:
+	@mkdir -p build
+	yosys -q -l build/synth.log scripts/synth.ys
+	@grep -A40 'Printing statistics' build/synth.log | grep -E '^ *(=== |Number of cells|LUT|FD|RAMB|DSP|CARRY)' || true
+
+bit:
+	@for f in %[4]s; do vivado -mode batch -source scripts/build_fpga$$f.tcl || exit 1; done
+
+clean:
+	rm -rf build
+`, o.Board.FPGA.Family, rtl, strings.Join(tops, " "), seq(o.FPGAs))
+	return b.String()
+}
+
+func seq(n int) string {
+	var s []string
+	for i := 0; i < n; i++ {
+		s = append(s, fmt.Sprint(i))
+	}
+	return strings.Join(s, " ")
+}
+
+func synthScript(s *System, o ExportOptions) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Generated by gravf-tui: out-of-context synthesis of every FPGA top for %s (%s).\n", o.Board.Name, o.Board.FPGA.Part)
+	for f := 0; f < o.FPGAs; f++ {
+		fmt.Fprintf(&b, "\ndesign -reset\n")
+		for _, r := range s.RTLFiles() {
+			fmt.Fprintf(&b, "read_verilog %s\n", r)
+		}
+		fmt.Fprintf(&b, "synth_xilinx -family %s -noiopad -noclkbuf -top fpga%d_top\ntee -o build/fpga%d_stat.txt stat\n", o.Board.FPGA.Family, f, f)
+	}
+	return b.String()
+}
+
+func vivadoScript(s *System, o ExportOptions, f int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Generated by gravf-tui: non-project Vivado build of FPGA %d (%s).\n# Run: vivado -mode batch -source scripts/build_fpga%d.tcl\n\n", f, o.Board.FPGA.Part, f)
+	for _, r := range s.RTLFiles() {
+		fmt.Fprintf(&b, "read_verilog %s\n", r)
+	}
+	fmt.Fprintf(&b, "read_xdc constraints/clocks.xdc\n")
+	fmt.Fprintf(&b, "synth_design -top fpga%d_top -part %s\nopt_design\nplace_design\nroute_design\n", f, o.Board.FPGA.Part)
+	fmt.Fprintf(&b, "file mkdir build\nreport_utilization -file build/fpga%d_utilization.rpt\nreport_timing_summary -file build/fpga%d_timing.rpt\nwrite_bitstream -force build/fpga%d.bit\n", f, f, f)
+	return b.String()
+}
+
+func fusesoc(s *System, o ExportOptions, project string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "CAPI=2:\n# Generated by gravf-tui.\nname: ::%s:0\ndescription: GraVF-M %s on %d x %s\n\nfilesets:\n  rtl:\n    files:\n", project, o.Kernel.Spec.Name, o.FPGAs, o.Board.Name)
+	for _, r := range s.RTLFiles() {
+		fmt.Fprintf(&b, "      - %s\n", r)
+	}
+	b.WriteString("    file_type: verilogSource\n  mem:\n    files:\n")
+	for _, p := range s.Paths() {
+		if strings.HasPrefix(p, "mem/") || strings.HasSuffix(p, "_expected.hex") {
+			fmt.Fprintf(&b, "      - %s: {copyto: %s}\n", p, p)
+		}
+	}
+	b.WriteString("    file_type: user\n  tb:\n    files:\n      - tb/gravf_link_model.v\n      - tb/tb_system.v\n    file_type: verilogSource\n\ntargets:\n")
+	fmt.Fprintf(&b, "  sim:\n    default_tool: icarus\n    filesets: [rtl, mem, tb]\n    toplevel: tb_system\n")
+	fmt.Fprintf(&b, "  lint:\n    default_tool: verilator\n    filesets: [rtl, mem]\n    toplevel: fpga0_top\n    tools:\n      verilator:\n        mode: lint-only\n        verilator_options: [-Wall]\n")
+	return b.String()
+}
+
+func projectReadme(s *System, o ExportOptions, m *Manifest) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# GraVF-M %s on %d x %s\n\nGenerated by gravf-tui for the graph `%s` (V = %d, %d arcs), %d FPGAs x %d PEs, edges in block RAM, %s partitioning.\n\n",
+		o.Kernel.Spec.Name, o.FPGAs, o.Board.Name, o.Graph.Name, o.Graph.NumVertices(), o.Graph.NumArcs(), o.FPGAs, o.PEs, s.Part.Method)
+	b.WriteString("## Use\n\n```sh\nmake sim            # Icarus: prints RESULT PASS cycles=<n> messages=<m>\nmake sim-verilator  # the same under Verilator\nmake lint           # verilator --lint-only -Wall\nmake synth          # yosys resource estimate per FPGA\nmake bit            # Vivado bitstreams (needs Vivado)\n```\n\n")
+	fmt.Fprintf(&b, "The testbench checks every final vertex state against the BSP reference and expects %d messages in %d supersteps (`manifest.json`).\n\n",
+		m.Expected.Messages, m.Expected.Supersteps)
+	b.WriteString("## Layout\n\n- `rtl/`: one module per file. `fpga<i>_top.v` is FPGA i; `<kernel>_pe.v` a processing element; `<kernel>_{gather,apply,scatter}.v` the kernels; `gravf_*.v` building blocks.\n- `mem/`: `$readmemh` images per PE: edge index (every vertex: start, length, degree), edges (global id, local index, data), vertex info (filter mask, global id, degree), initial states.\n- `tb/`: the system testbench, the link model (latency in cycles from the board), and the expected states.\n- `scripts/`: `synth.ys` (yosys) and `build_fpga<i>.tcl` (Vivado, non-project).\n- `constraints/clocks.xdc`: the clock at f_clk.\n")
+	fmt.Fprintf(&b, "\n## Link ports\n\nEvery FPGA top has one send and one receive port per other FPGA (link j is the j-th other FPGA in ascending order), each a valid/ready stream of %d-bit items. On hardware connect them to the board's FPGA-to-FPGA streams; in simulation `gravf_link_model` delays each item by %d cycles.\n", 4+max(o.FPGAs-1, 1)+s.Widths.VertexID+max(sumWidths(o.Kernel.Checked.UpdateT), 1), m.LinkCycles)
+	return b.String()
+}
