@@ -51,7 +51,7 @@ localparam IW  = 2 * EA + 32;               // edge-index word: start, length, d
 localparam EW  = VID + LA{{if .ED}} + {{.ED}}{{end}};      // edge word: global id, local index{{if .ED}}, data{{end}}
 localparam VW  = LW + VID + 32;             // vertex-info word: mask, global id, degree
 localparam ST  = {{.ST}};                   // packed vertex state
-localparam HS  = (NLOCAL < {{.HazardSlots}}) ? NLOCAL : {{.HazardSlots}};  // hazard slots
+localparam HS  = (NLOCAL >= {{.HazardSlots}}) ? {{.HazardSlots}} : (1 << $clog2(NLOCAL)); // hazard slots: a power of two
 localparam HB  = (HS > 1) ? $clog2(HS) : 1;
 
 // ---------------------------------------------------------------- input FIFO
@@ -124,8 +124,10 @@ gravf_fifo #(.WIDTH(KW), .DEPTH(8)) kernel_input_fifo (
     .in_data(kin_data), .in_valid(kin_push), .in_ready(kin_in_ready),
     .out_data(kin_q), .out_valid(kin_valid), .out_ready(kin_ready), .count(kin_count)
 );
-// Room for what is in flight: an index lookup and an edge read.
-wire kin_room = kin_count < 4'd6;
+// Room for what is in flight: an edge read decided in this cycle lands in
+// the FIFO four cycles later (read, data, push register, write), so up to
+// four decisions may be outstanding.
+wire kin_room = kin_count < 4'd4;
 
 always @* begin
     inf_ready = 1'b0;

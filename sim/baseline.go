@@ -105,7 +105,7 @@ func newBaseline(s *Setup, p Params) *baseline {
 			mem := s.partition.Members[id]
 			q := &bpe{id: id, fpga: f, members: mem, uq: newRing[item](len(mem) + 2),
 				in: newRing[item](InFIFODepth), outstanding: newRing[resp](p.InFlight + 2), bcCompleted: -1, bcHalt: true,
-				hazardSlot: make([]int64, max(min(HazardSlots, len(mem)), 1)), lastAny: math.MinInt32, barrierTo: -1}
+				hazardSlot: make([]int64, hazardSlots(len(mem))), lastAny: math.MinInt32, barrierTo: -1}
 			for o := 0; o < s.PEs+s.FPGAs; o++ {
 				q.voq = append(q.voq, newRing[item](MsgFIFODepth+p.ScatterLatency))
 			}

@@ -76,7 +76,7 @@ func newFast(s *Setup, p Params) *fastModel {
 	for q := 0; q < nPE; q++ {
 		n := len(s.partition.Members[q])
 		f.sweep[q] = int64(n)
-		slots := max(min(HazardSlots, n), 1)
+		slots := hazardSlots(n)
 		if _, ok := stall[slots]; !ok {
 			stall[slots] = hazardStall(p.GatherLatency+1, slots)
 		}

@@ -224,7 +224,7 @@ func newMachine(s *Setup, p Params) *machine {
 				msgs:        newRing[msg](MsgFIFODepth + p.ScatterLatency),
 				uq:          newRing[item](len(members) + 2),
 				outstanding: newRing[resp](p.InFlight + 2),
-				hazardSlot:  make([]int64, max(min(HazardSlots, len(members)), 1)),
+				hazardSlot:  make([]int64, hazardSlots(len(members))),
 				bcCompleted: -1, bcHalt: true,
 				pay: make([]uint64, paySlots*max(m.nm, 1)), lastAny: math.MinInt32}
 			q.applyStart = append(q.applyStart, 0)

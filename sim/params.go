@@ -91,3 +91,14 @@ func NewParams(b *boards.Board, k *kernel.Kernel, packing bool) (Params, error) 
 	p.EdgesPerWord = max(m.WordBits/slot, 1)
 	return p, nil
 }
+
+// hazardSlots returns the detector's slots for a PE of n vertices: 32, or
+// the power of two that covers n when the PE is smaller (the slot is the
+// low bits of the local index).
+func hazardSlots(n int) int {
+	s := 1
+	for s < n && s < HazardSlots {
+		s *= 2
+	}
+	return s
+}

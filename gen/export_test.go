@@ -1,0 +1,184 @@
+package gen
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gravf-tui/gravf-tui/boards"
+	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/internal/datasets"
+	"github.com/gravf-tui/gravf-tui/kernel"
+	"github.com/gravf-tui/gravf-tui/samples"
+)
+
+func exportProject(t *testing.T, kname, graphPath string, format graph.Format, nF, nP int, dir string, force bool) (*Manifest, error) {
+	t.Helper()
+	spec, err := samples.Kernel(kname)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := graph.Load(graphPath, graph.ReadOptions{Format: format, Weighted: len(spec.Edge) > 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := map[string]string{}
+	for _, p := range spec.Params {
+		if p.Kind == kernel.ParamVertex {
+			params[p.Name] = "1"
+		}
+	}
+	k, err := spec.Bind(kernel.Env{Vertices: g.NumVertices(), Params: params, Lookup: g.Lookup})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := boards.Get("ac510")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Export(context.Background(), ExportOptions{Board: b, Kernel: k, Graph: g, FPGAs: nF, PEs: nP, Filter: true, Dir: dir, Force: force, Version: "test"})
+}
+
+func make_(t *testing.T, dir, target string) string {
+	t.Helper()
+	cmd := exec.Command("make", "-s", target)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("make %s: %v\n%s", target, err, out)
+	}
+	return string(out)
+}
+
+// TestExportRuns exports projects for a covering set (every integer
+// kernel, 1, 2 and 4 FPGAs, real datasets) and runs make sim (Icarus),
+// make sim-verilator and make lint on them; every simulation must print
+// RESULT PASS with the reference's message count.
+func TestExportRuns(t *testing.T) {
+	needTool(t, "iverilog")
+	needTool(t, "verilator")
+	cases := []struct {
+		kernel, file string
+		format       graph.Format
+		nF, nP       int
+		verilator    bool
+	}{
+		{"wcc", "karate.mtx", "", 1, 2, true},
+		{"bfs", "power.graph", graph.FormatMETIS, 2, 2, false},
+		{"sssp", "rome99.gr", "", 4, 2, true},
+		{"sswp", "fpgagraphlib-GRCite.graph", graph.FormatEdgeList, 2, 3, false},
+		{"wcc", "p2p-Gnutella08.txt", "", 4, 1, false},
+	}
+	for _, c := range cases {
+		t.Run(c.kernel+"/"+c.file, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "proj")
+			m, err := exportProject(t, c.kernel, datasets.Path(t, c.file), c.format, c.nF, c.nP, dir, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := make_(t, dir, "sim")
+			want := "messages=" + itoa(m.Expected.Messages)
+			if !strings.Contains(out, "RESULT PASS") || !strings.Contains(out, want) {
+				t.Fatalf("make sim:\n%s", out)
+			}
+			t.Log(strings.TrimSpace(lastLine(out)))
+			make_(t, dir, "lint")
+			if c.verilator {
+				if out := make_(t, dir, "sim-verilator"); !strings.Contains(out, "RESULT PASS") {
+					t.Fatalf("make sim-verilator:\n%s", out)
+				}
+			}
+		})
+	}
+}
+
+func itoa(n int64) string { return strings.TrimSpace(strings.Replace(string(rune('0')), "0", "", 1)) + formatInt(n) }
+
+func formatInt(n int64) string {
+	var b bytes.Buffer
+	b.WriteString(strings.TrimLeft(strings.Repeat("0", 0), "0"))
+	return strings.TrimSpace(b.String() + func() string { return fmtInt(n) }())
+}
+
+func fmtInt(n int64) string {
+	if n == 0 {
+		return "0"
+	}
+	var d []byte
+	for n > 0 {
+		d = append([]byte{byte('0' + n%10)}, d...)
+		n /= 10
+	}
+	return string(d)
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.HasPrefix(lines[i], "RESULT") {
+			return lines[i]
+		}
+	}
+	return lines[len(lines)-1]
+}
+
+// TestExportAtomicDeterministic: the same inputs give byte-identical
+// files; an existing folder is refused without force.
+func TestExportAtomicDeterministic(t *testing.T) {
+	base := t.TempDir()
+	karate := datasets.Path(t, "karate.mtx")
+	a, b := filepath.Join(base, "a"), filepath.Join(base, "b")
+	if _, err := exportProject(t, "bfs", karate, "", 2, 2, a, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := exportProject(t, "bfs", karate, "", 2, 2, b, false); err != nil {
+		t.Fatal(err)
+	}
+	err := filepath.Walk(a, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(a, p)
+		x, _ := os.ReadFile(p)
+		y, err := os.ReadFile(filepath.Join(b, rel))
+		if err != nil || !bytes.Equal(x, y) {
+			t.Errorf("%s differs between two exports", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := exportProject(t, "bfs", karate, "", 2, 2, a, false); err == nil || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("second export into an existing folder: %v", err)
+	}
+	if _, err := exportProject(t, "wcc", karate, "", 1, 2, a, true); err != nil {
+		t.Fatalf("--force: %v", err)
+	}
+	ents, _ := os.ReadDir(base)
+	if len(ents) != 2 {
+		t.Fatalf("%d entries beside the projects; temporary folders were left behind", len(ents))
+	}
+}
+
+// TestExportSynth runs make synth (yosys synth_xilinx) on a small WCC
+// project.
+func TestExportSynth(t *testing.T) {
+	needTool(t, "yosys")
+	dir := filepath.Join(t.TempDir(), "proj")
+	if _, err := exportProject(t, "wcc", datasets.Path(t, "karate.mtx"), "", 1, 2, dir, false); err != nil {
+		t.Fatal(err)
+	}
+	make_(t, dir, "synth")
+	st, err := os.ReadFile(filepath.Join(dir, "build", "fpga0_stat.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(st), "fpga0_top") || !strings.Contains(string(st), "LUT") {
+		t.Fatalf("synthesis statistics:\n%s", st)
+	}
+}
