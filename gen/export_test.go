@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -96,25 +97,7 @@ func TestExportRuns(t *testing.T) {
 	}
 }
 
-func itoa(n int64) string { return strings.TrimSpace(strings.Replace(string(rune('0')), "0", "", 1)) + formatInt(n) }
-
-func formatInt(n int64) string {
-	var b bytes.Buffer
-	b.WriteString(strings.TrimLeft(strings.Repeat("0", 0), "0"))
-	return strings.TrimSpace(b.String() + func() string { return fmtInt(n) }())
-}
-
-func fmtInt(n int64) string {
-	if n == 0 {
-		return "0"
-	}
-	var d []byte
-	for n > 0 {
-		d = append([]byte{byte('0' + n%10)}, d...)
-		n /= 10
-	}
-	return string(d)
-}
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
