@@ -73,6 +73,7 @@ func TestExportRuns(t *testing.T) {
 		{"sssp", "rome99.gr", "", 4, 2, true},
 		{"sswp", "fpgagraphlib-GRCite.graph", graph.FormatEdgeList, 2, 3, false},
 		{"wcc", "p2p-Gnutella08.txt", "", 4, 1, false},
+		{"pr", "karate.mtx", "", 2, 2, true},
 	}
 	for _, c := range cases {
 		t.Run(c.kernel+"/"+c.file, func(t *testing.T) {

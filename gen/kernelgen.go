@@ -392,8 +392,18 @@ func GenerateKernel(k *kernel.Kernel, program string) (*KernelModule, error) {
 	// Valid pipeline.
 	vq := "valid_q"
 	n.decl = append(n.decl, fmt.Sprintf("reg  %s; // the output registers hold an operation", vq))
-	vsig := n.input("valid_in", 1)
-	vAt := n.at(vsig, depth)
+	// The valid bits get their own shift register with reset, so no
+	// undefined value ever looks like an operation.
+	vAt := "valid_in"
+	if depth > 0 {
+		n.decl = append(n.decl, fmt.Sprintf("reg  [%d:0] valid_sr; // valid_in delayed to each stage", depth-1))
+		shift := "valid_in"
+		if depth > 1 {
+			shift = fmt.Sprintf("{valid_sr[%d:0], valid_in}", depth-2)
+		}
+		n.body = append(n.body, fmt.Sprintf("always @(posedge clk) if (rst) valid_sr <= %d'd0; else if (ce) valid_sr <= %s;", depth, shift))
+		vAt = fmt.Sprintf("valid_sr[%d]", depth-1)
+	}
 	var hs []string
 	switch program {
 	case "gather":

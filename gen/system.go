@@ -96,6 +96,15 @@ func GenerateSystem(ctx context.Context, o SystemOptions) (*System, error) {
 		}
 		sys.Files["rtl/"+m.Name+".v"] = m.Verilog
 	}
+	// The f32 unit library, when a generated kernel instantiates a unit.
+	for p, v := range sys.Files {
+		if strings.HasPrefix(p, "rtl/"+name+"_") && (strings.Contains(v, "gravf_f") || strings.Contains(v, "gravf_u2f")) && !strings.HasSuffix(p, "_pe.v") {
+			for n, src := range LibraryFiles() {
+				sys.Files["rtl/"+n] = src
+			}
+			break
+		}
+	}
 	pe, err := GeneratePE(k)
 	if err != nil {
 		return nil, err
@@ -338,20 +347,44 @@ integer errors = 0;
 reg [%d:0] expected [0:%d-1];
 always @(posedge clk) cycles <= cycles + 1;
 
+// f32 fields are compared within a relative tolerance: their sums follow
+// message arrival order, which differs from the reference's.
+function real f32_to_real;
+    input [31:0] x;
+    real m;
+    integer e;
+    begin
+        e = x[30:23];
+        m = x[22:0];
+        if (e == 0) f32_to_real = m * (2.0 ** -149);
+        else f32_to_real = (1.0 + m / 8388608.0) * (2.0 ** (e - 127));
+        if (x[31]) f32_to_real = -f32_to_real;
+    end
+endfunction
+
+function close_enough;
+    input [%[5]d:0] got;
+    input [%[5]d:0] want;
+    real a, b, d;
+    begin
+        close_enough = 1'b1;
+%[6]s    end
+endfunction
+
 task check_pe;
     input integer pe;
     input integer n;
     integer i;
     begin
         for (i = 0; i < n; i = i + 1) begin
-            if (state_of(pe, i) !== expected[i]) begin
+            if (!close_enough(state_of(pe, i), expected[i])) begin
                 if (errors < 10) $display("vertex state mismatch: PE %%0d local %%0d: %%h, want %%h", pe, i, state_of(pe, i), expected[i]);
                 errors = errors + 1;
             end
         end
     end
 endtask
-`, strings.Join(dones, " && "), strings.Join(msgs, " + "), w.State-1, w.MaxLocal)
+`, strings.Join(dones, " && "), strings.Join(msgs, " + "), w.State-1, w.MaxLocal, w.State-1, fieldChecks(k))
 	// state_of reads the state RAMs hierarchically.
 	fmt.Fprintf(&b, "function [%d:0] state_of;\n    input integer pe;\n    input integer i;\n    begin\n        case (pe)\n", w.State-1)
 	for g := 0; g < part.NumPEs(); g++ {
@@ -359,7 +392,13 @@ endtask
 	}
 	fmt.Fprintf(&b, "        default: state_of = 0;\n        endcase\n    end\nendfunction\n\n")
 	fmt.Fprintf(&b, "initial begin\n    repeat (4) @(posedge clk);\n    rst = 1'b0;\n    while (!all_done && cycles < WATCHDOG) @(posedge clk);\n")
-	fmt.Fprintf(&b, "    if (!all_done) begin\n        $display(\"RESULT FAIL watchdog: no termination after %%0d cycles\", cycles);\n        $fatal(1, \"watchdog\");\n    end\n")
+	fmt.Fprintf(&b, "    if (!all_done) begin\n        $display(\"RESULT FAIL watchdog: no termination after %%0d cycles\", cycles);\n")
+	for g := 0; g < part.NumPEs(); g++ {
+		pe := fmt.Sprintf("fpga%d.pe%d", g/o.PEs, g%o.PEs)
+		fmt.Fprintf(&b, "        $display(\"  PE %d: mode %%0d superstep %%0d, barriers counted %%0d, input %%0d, kernel input %%0d, messages queued %%0d, updates queued %%0d\", %s.mode, %s.superstep, %s.bc_count, %s.inf_count, %s.kin_count, %s.mq_count, %s.uq_count);\n",
+			g, pe, pe, pe, pe, pe, pe, pe)
+	}
+	fmt.Fprintf(&b, "        $fatal(1, \"watchdog\");\n    end\n")
 	for g := 0; g < part.NumPEs(); g++ {
 		fmt.Fprintf(&b, "    $readmemh(\"tb/pe%d_expected.hex\", expected);\n    check_pe(%d, %d);\n", g, g, len(part.Members[g]))
 	}
@@ -379,5 +418,27 @@ endmodule
 
 `+"`"+`default_nettype wire
 `)
+	return b.String()
+}
+
+// fieldChecks writes the body of the testbench's close_enough: integer
+// fields equal, f32 fields within 1e-4 relative (1e-30 absolute near 0).
+func fieldChecks(k *kernel.Kernel) string {
+	var b strings.Builder
+	off := 0
+	for _, t := range k.Checked.VertexT {
+		off += t.Width
+	}
+	for i, t := range k.Checked.VertexT {
+		off -= t.Width
+		f := k.Spec.Vertex[i].Name
+		hi := off + t.Width - 1
+		if t.Float {
+			fmt.Fprintf(&b, "        a = f32_to_real(got[%d:%d]); b = f32_to_real(want[%d:%d]); d = a - b;\n", hi, off, hi, off)
+			fmt.Fprintf(&b, "        if (d < 0) d = -d;\n        if (b < 0) b = -b;\n        if (d > 1.0e-4 * b && d > 1.0e-30) close_enough = 1'b0; // %s\n", f)
+		} else {
+			fmt.Fprintf(&b, "        if (got[%d:%d] !== want[%d:%d]) close_enough = 1'b0; // %s\n", hi, off, hi, off, f)
+		}
+	}
 	return b.String()
 }
