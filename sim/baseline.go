@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-
-	"github.com/gravf-tui/gravf-tui/graph"
-	"github.com/gravf-tui/gravf-tui/kernel"
 )
 
 // The GraVF baseline: a PE stores the full edge lists of its own vertices,
@@ -19,12 +16,10 @@ import (
 
 // bpe is one PE of the baseline.
 type bpe struct {
-	id, fpga int
-	members  []uint32
-	uq       ring[item]   // own updates, waiting for scatter
-	voq      []ring[item] // scatter output, one FIFO per crossbar output (virtual output queues)
-	queued   int          // items in all voq FIFOs
-	in       ring[item]   // crossbar output, waiting for gather
+	applyUnit              // its update queue holds own updates, waiting for scatter
+	voq       []ring[item] // scatter output, one FIFO per crossbar output (virtual output queues)
+	queued    int          // items in all voq FIFOs
+	in        ring[item]   // crossbar output, waiting for gather
 
 	// scatter
 	walking         bool
@@ -43,11 +38,7 @@ type bpe struct {
 	barrierRound    uint32
 	barrierHalt     bool
 
-	// gather / apply
-	mode        peMode
-	round       uint32
-	applyIdx    int
-	sent        int
+	// gather
 	bcSeen      int
 	bcHalt      bool
 	bcCompleted int64
@@ -55,55 +46,23 @@ type bpe struct {
 	lastAny     int64
 
 	issued, hazard, scatterBusy bool
-	st                          PEStats
 }
 
 type baseline struct {
-	s       *Setup
-	p       Params
-	k       *kernel.Kernel
-	g       *graph.Graph
-	part    *graph.Partition
-	fpgas   []*fpga
-	pes     []*bpe
-	links   []*link
-	nPE     int
-	ctx     *kernel.Ctx
-	states  []uint64
-	nf, nu  int
-	updPay  [3][]uint64
-	edgeBuf []uint64
-	msgBuf  []uint64
-	hazardH int64
-	offchip bool
-
-	now, lastProgress int64
-	steps             []stepStats
-	rrIn              [][]int // per FPGA, per output port: round-robin pointer
+	core
+	pes    []*bpe
+	msgBuf []uint64
+	rrIn   [][]int // per FPGA, per output port: round-robin pointer
 }
 
 func newBaseline(s *Setup, p Params) *baseline {
-	k, g := s.Kernel, s.Graph
-	b := &baseline{s: s, p: p, k: k, g: g, part: s.partition, nPE: s.FPGAs * s.PEs, ctx: k.NewCtx(), offchip: s.Mem == MemOffChip}
-	b.nf, b.nu = len(k.Checked.VertexT), len(k.Checked.UpdateT)
-	b.states = make([]uint64, g.NumVertices()*b.nf)
-	for i := range b.updPay {
-		b.updPay[i] = make([]uint64, g.NumVertices()*b.nu)
-	}
-	b.edgeBuf = make([]uint64, len(k.Checked.EdgeT))
-	b.msgBuf = make([]uint64, max(len(k.Checked.MessageT), 1))
-	b.hazardH = int64(p.GatherLatency + 1)
-	for v := 0; v < g.NumVertices(); v++ {
-		b.ctx.ID, b.ctx.Degree = uint64(v), uint64(g.OutDegree(uint32(v)))
-		k.Init(b.ctx, b.state(uint32(v)))
-	}
+	b := &baseline{core: newCore(s, p)}
+	b.msgBuf = make([]uint64, max(len(s.Kernel.Checked.MessageT), 1))
 	for f := 0; f < s.FPGAs; f++ {
-		fp := &fpga{id: f, out: make([]*link, s.FPGAs)}
-		b.fpgas = append(b.fpgas, fp)
 		for l := 0; l < s.PEs; l++ {
 			id := f*s.PEs + l
 			mem := s.partition.Members[id]
-			q := &bpe{id: id, fpga: f, members: mem, uq: newRing[item](len(mem) + 2),
+			q := &bpe{applyUnit: applyUnit{id: id, fpga: f, members: mem, uq: newRing[item](len(mem) + 2)},
 				in: newRing[item](InFIFODepth), outstanding: newRing[resp](p.InFlight + 2), bcCompleted: -1, bcHalt: true,
 				hazardSlot: make([]int64, hazardSlots(len(mem))), lastAny: math.MinInt32, barrierTo: -1}
 			for o := 0; o < s.PEs+s.FPGAs; o++ {
@@ -113,33 +72,8 @@ func newBaseline(s *Setup, p Params) *baseline {
 		}
 		b.rrIn = append(b.rrIn, make([]int, s.PEs+s.FPGAs))
 	}
-	for x := 0; x < s.FPGAs; x++ {
-		for y := 0; y < s.FPGAs; y++ {
-			if x == y {
-				continue
-			}
-			l := &link{from: x, to: y, tx: newRing[item](LinkTxFIFODepth), inflight: newRing[item](64), rx: newRing[item](LinkRxFIFODepth)}
-			l.rxCap = LinkRxFIFODepth + int(math.Ceil(2*float64(p.LinkLatency)*p.PairWordsPerCycle/max(p.MessageWords, 1e-9)))
-			for i := 0; i < s.PEs; i++ {
-				l.perPE = append(l.perPE, newRing[item](l.rxCap))
-			}
-			b.links = append(b.links, l)
-			b.fpgas[x].out[y] = l
-			b.fpgas[y].in = append(b.fpgas[y].in, l)
-		}
-	}
-	b.steps = []stepStats{{}}
+	b.makeLinks(p.MessageWords, s.PEs)
 	return b
-}
-
-func (b *baseline) state(v uint32) []uint64 { return b.states[int(v)*b.nf : int(v)*b.nf+b.nf] }
-func (b *baseline) progress()               { b.lastProgress = b.now }
-
-func (b *baseline) stepOf(round uint32) *stepStats {
-	for int(round) >= len(b.steps) {
-		b.steps = append(b.steps, stepStats{})
-	}
-	return &b.steps[round]
 }
 
 func (b *baseline) run(ctx context.Context) error {
@@ -204,24 +138,7 @@ func (b *baseline) stepGatherApply(q *bpe) {
 	case modeDone:
 		return
 	case modeApply:
-		if q.applyIdx < len(q.members) {
-			v := q.members[q.applyIdx]
-			c.ID, c.Degree, c.Superstep = uint64(v), uint64(b.g.OutDegree(v)), uint64(q.round)
-			off := int(v) * b.nu
-			if k.Apply(c, b.state(v), b.updPay[q.round%3][off:off+b.nu]) {
-				q.uq.push(item{v: v, round: q.round, ready: b.now + int64(b.p.ApplyLatency)})
-				q.sent++
-				b.stepOf(q.round).active++
-			}
-			q.applyIdx++
-			q.st.Apply++
-			b.progress()
-			return
-		}
-		q.uq.push(item{v: uint32(q.id), round: q.round, kind: kindBarrier, halt: q.sent == 0, ready: b.now + int64(b.p.ApplyLatency) + 1})
-		q.mode = modeGather
-		q.st.Apply++
-		b.progress()
+		b.applyStep(&q.applyUnit)
 		return
 	}
 	if q.in.empty() {
@@ -555,26 +472,11 @@ func (b *baseline) result() *Result {
 	return r
 }
 
-// Now returns the current cycle (View).
-func (b *baseline) Now() int64 { return b.now }
-
-// Superstep returns the highest superstep any PE has reached (View).
-func (b *baseline) Superstep() int { return len(b.steps) - 1 }
-
 // PEStats returns the running breakdown of every PE (View).
 func (b *baseline) PEStats() []PEStats {
 	out := make([]PEStats, len(b.pes))
 	for i, q := range b.pes {
 		out[i] = q.st
-	}
-	return out
-}
-
-// LinkWords returns the words sent on every link so far (View).
-func (b *baseline) LinkWords() []float64 {
-	out := make([]float64, len(b.links))
-	for i, l := range b.links {
-		out[i] = l.words
 	}
 	return out
 }

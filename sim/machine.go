@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/gravf-tui/gravf-tui/graph"
-	"github.com/gravf-tui/gravf-tui/kernel"
 )
 
 type itemKind uint8
@@ -64,11 +63,9 @@ type resp struct {
 
 // pe is one processing element.
 type pe struct {
-	id, fpga int
-	members  []uint32 // local vertices in local-index order
-	in       ring[item]
-	msgs     ring[msg]
-	uq       ring[item]
+	applyUnit
+	in   ring[item]
+	msgs ring[msg]
 
 	// barrier counter
 	bcSeen      int
@@ -95,11 +92,7 @@ type pe struct {
 	unpack      resp
 	unpackPos   uint32
 
-	// gather / apply
-	mode       peMode
-	round      uint32
-	applyIdx   int
-	sent       int
+	// gather
 	hazardSlot []int64 // per hazard slot (local index mod HazardSlots): the cycle it frees
 	lastAny    int64
 	applyStart []int64 // per superstep
@@ -110,7 +103,6 @@ type pe struct {
 
 	// per-cycle flags for the stall breakdown
 	issued, hazard, scatterBusy bool
-	st                          PEStats
 	doneAt                      int64
 }
 
@@ -153,31 +145,12 @@ type fpga struct {
 
 // machine is one GraVF-M system being simulated at cycle level.
 type machine struct {
-	s      *Setup
-	p      Params
-	k      *kernel.Kernel
-	g      *graph.Graph
-	part   *graph.Partition
-	layout *graph.EdgeLayout
-	filter *graph.Filter
-	fpgas  []*fpga
-	pes    []*pe
-	links  []*link
-	nPE    int
-	ctx    *kernel.Ctx
-
-	states  []uint64
-	nf      int
-	updPay  [3][]uint64 // update payloads by round mod 3, indexed by vertex
-	nu, nm  int
-	edgeBuf []uint64
-	hazardH int64
-	offchip bool
-
-	now          int64
-	lastProgress int64
-	steps        []stepStats
-	listener     Listener
+	core
+	layout   *graph.EdgeLayout
+	filter   *graph.Filter
+	pes      []*pe
+	nm       int
+	listener Listener
 }
 
 type stepStats struct {
@@ -187,69 +160,34 @@ type stepStats struct {
 	end      int64
 }
 
-func (m *machine) progress() { m.lastProgress = m.now }
-
 // newMachine builds the system: partition, layout, filter, PEs, links.
 func newMachine(s *Setup, p Params) *machine {
-	k, g := s.Kernel, s.Graph
-	m := &machine{s: s, p: p, k: k, g: g, part: s.partition, layout: graph.NewEdgeLayout(g, s.partition),
-		nPE: s.FPGAs * s.PEs, ctx: k.NewCtx(), offchip: s.Mem == MemOffChip, listener: s.Listener}
+	m := &machine{core: newCore(s, p), listener: s.Listener}
+	m.layout = graph.NewEdgeLayout(s.Graph, s.partition)
 	if s.Filter && s.FPGAs > 1 {
-		m.filter = graph.NewFilter(g, s.partition)
+		m.filter = graph.NewFilter(s.Graph, s.partition)
 	}
-	m.nf = len(k.Checked.VertexT)
-	m.nu = len(k.Checked.UpdateT)
-	m.nm = len(k.Checked.MessageT)
-	m.states = make([]uint64, g.NumVertices()*m.nf)
-	for i := range m.updPay {
-		m.updPay[i] = make([]uint64, g.NumVertices()*m.nu)
-	}
-	m.edgeBuf = make([]uint64, len(k.Checked.EdgeT))
-	m.hazardH = int64(p.GatherLatency + 1)
-	c := m.ctx
-	for v := 0; v < g.NumVertices(); v++ {
-		c.ID = uint64(v)
-		c.Degree = uint64(g.OutDegree(uint32(v)))
-		k.Init(c, m.states[v*m.nf:v*m.nf+m.nf])
-	}
+	m.nm = len(s.Kernel.Checked.MessageT)
 	paySlots := MsgFIFODepth + p.ScatterLatency + 1
 	for f := 0; f < s.FPGAs; f++ {
-		fp := &fpga{id: f, out: make([]*link, s.FPGAs)}
-		m.fpgas = append(m.fpgas, fp)
 		for l := 0; l < s.PEs; l++ {
 			id := f*s.PEs + l
 			members := s.partition.Members[id]
-			q := &pe{id: id, fpga: f, members: members,
+			q := &pe{applyUnit: applyUnit{id: id, fpga: f, members: members, uq: newRing[item](len(members) + 2)},
 				in:          newRing[item](InFIFODepth),
 				msgs:        newRing[msg](MsgFIFODepth + p.ScatterLatency),
-				uq:          newRing[item](len(members) + 2),
 				outstanding: newRing[resp](p.InFlight + 2),
 				hazardSlot:  make([]int64, hazardSlots(len(members))),
 				bcCompleted: -1, bcHalt: true,
 				pay: make([]uint64, paySlots*max(m.nm, 1)), lastAny: math.MinInt32}
 			q.applyStart = append(q.applyStart, 0)
-			fp.pes = append(fp.pes, q)
+			m.fpgas[f].pes = append(m.fpgas[f].pes, q)
 			m.pes = append(m.pes, q)
 		}
 	}
-	for a := 0; a < s.FPGAs; a++ {
-		for b := 0; b < s.FPGAs; b++ {
-			if a == b {
-				continue
-			}
-			l := &link{from: a, to: b, tx: newRing[item](LinkTxFIFODepth), inflight: newRing[item](64), rx: newRing[item](LinkRxFIFODepth)}
-			// Credit covers the receive FIFO plus the link's round trip.
-			l.rxCap = LinkRxFIFODepth + int(math.Ceil(2*float64(p.LinkLatency)*p.PairWordsPerCycle/max(p.UpdateWords, 1e-9)))
-			m.links = append(m.links, l)
-			m.fpgas[a].out[b] = l
-			m.fpgas[b].in = append(m.fpgas[b].in, l)
-		}
-	}
-	m.steps = []stepStats{{start: 0}}
+	m.makeLinks(p.UpdateWords, 0)
 	return m
 }
-
-func (m *machine) state(v uint32) []uint64 { return m.states[int(v)*m.nf : int(v)*m.nf+m.nf] }
 
 // run steps the machine until every PE has terminated.
 func (m *machine) run(ctx context.Context) error {
@@ -313,25 +251,7 @@ func (m *machine) stepGatherApply(q *pe) {
 	case modeDone:
 		return
 	case modeApply:
-		if q.applyIdx < len(q.members) {
-			v := q.members[q.applyIdx]
-			c.ID, c.Degree, c.Superstep = uint64(v), uint64(m.g.OutDegree(v)), uint64(q.round)
-			off := int(v) * m.nu
-			pay := m.updPay[q.round%3][off : off+m.nu]
-			if k.Apply(c, m.state(v), pay) {
-				q.uq.push(item{v: v, round: q.round, kind: kindUpdate, ready: m.now + int64(m.p.ApplyLatency)})
-				q.sent++
-				m.stepOf(q.round).active++
-			}
-			q.applyIdx++
-			q.st.Apply++
-			m.progress()
-			return
-		}
-		q.uq.push(item{v: uint32(q.id), round: q.round, kind: kindBarrier, halt: q.sent == 0, ready: m.now + int64(m.p.ApplyLatency) + 1})
-		q.mode = modeGather
-		q.st.Apply++
-		m.progress()
+		m.applyStep(&q.applyUnit)
 		return
 	}
 	if q.msgs.empty() || q.msgs.peek().ready > m.now {
@@ -379,13 +299,6 @@ func (m *machine) stepGatherApply(q *pe) {
 	q.st.Messages++
 	m.stepOf(mg.round).messages++
 	m.progress()
-}
-
-func (m *machine) stepOf(round uint32) *stepStats {
-	for int(round) >= len(m.steps) {
-		m.steps = append(m.steps, stepStats{})
-	}
-	return &m.steps[round]
 }
 
 // emit sends one edge of update u through the scatter kernel into the

@@ -306,26 +306,11 @@ func isCapacity(err error) bool {
 	return err != nil && strings.Contains(err.Error(), model.ErrCapacity.Error())
 }
 
-// Now returns the current cycle.
-func (m *machine) Now() int64 { return m.now }
-
-// Superstep returns the highest superstep any PE has reached.
-func (m *machine) Superstep() int { return len(m.steps) - 1 }
-
 // PEStats returns the running breakdown of every PE.
 func (m *machine) PEStats() []PEStats {
 	out := make([]PEStats, len(m.pes))
 	for i, q := range m.pes {
 		out[i] = q.st
-	}
-	return out
-}
-
-// LinkWords returns the words sent on every link so far.
-func (m *machine) LinkWords() []float64 {
-	out := make([]float64, len(m.links))
-	for i, l := range m.links {
-		out[i] = l.words
 	}
 	return out
 }

@@ -1,0 +1,139 @@
+package sim
+
+import (
+	"math"
+
+	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/kernel"
+)
+
+// core is what both cycle-level machines (GraVF-M and the GraVF baseline)
+// share: the setup, the functional state of the vertices, the clock and
+// the superstep counters, and the apply sweep.
+type core struct {
+	s     *Setup
+	p     Params
+	k     *kernel.Kernel
+	g     *graph.Graph
+	part  *graph.Partition
+	fpgas []*fpga
+	links []*link
+	nPE   int
+	ctx   *kernel.Ctx
+
+	states  []uint64
+	nf, nu  int
+	updPay  [3][]uint64 // update payloads by round mod 3, indexed by vertex
+	edgeBuf []uint64
+	hazardH int64
+	offchip bool
+
+	now          int64
+	lastProgress int64
+	steps        []stepStats
+}
+
+func newCore(s *Setup, p Params) core {
+	k, g := s.Kernel, s.Graph
+	c := core{s: s, p: p, k: k, g: g, part: s.partition, nPE: s.FPGAs * s.PEs, ctx: k.NewCtx(), offchip: s.Mem == MemOffChip}
+	c.nf, c.nu = len(k.Checked.VertexT), len(k.Checked.UpdateT)
+	c.states = make([]uint64, g.NumVertices()*c.nf)
+	for i := range c.updPay {
+		c.updPay[i] = make([]uint64, g.NumVertices()*c.nu)
+	}
+	c.edgeBuf = make([]uint64, len(k.Checked.EdgeT))
+	c.hazardH = int64(p.GatherLatency + 1)
+	for v := 0; v < g.NumVertices(); v++ {
+		c.ctx.ID, c.ctx.Degree = uint64(v), uint64(g.OutDegree(uint32(v)))
+		k.Init(c.ctx, c.state(uint32(v)))
+	}
+	for f := 0; f < s.FPGAs; f++ {
+		c.fpgas = append(c.fpgas, &fpga{id: f, out: make([]*link, s.FPGAs)})
+	}
+	c.steps = []stepStats{{}}
+	return c
+}
+
+// makeLinks joins every ordered FPGA pair; items cost words on the wire.
+// perPE > 0 gives each receiving endpoint one FIFO per local PE (GraVF).
+func (c *core) makeLinks(cost float64, perPE int) {
+	for a := 0; a < c.s.FPGAs; a++ {
+		for b := 0; b < c.s.FPGAs; b++ {
+			if a == b {
+				continue
+			}
+			l := &link{from: a, to: b, tx: newRing[item](LinkTxFIFODepth), inflight: newRing[item](64), rx: newRing[item](LinkRxFIFODepth)}
+			// Credit covers the receive FIFO plus the link's round trip.
+			l.rxCap = LinkRxFIFODepth + int(math.Ceil(2*float64(c.p.LinkLatency)*c.p.PairWordsPerCycle/max(cost, 1e-9)))
+			for i := 0; i < perPE; i++ {
+				l.perPE = append(l.perPE, newRing[item](l.rxCap))
+			}
+			c.links = append(c.links, l)
+			c.fpgas[a].out[b] = l
+			c.fpgas[b].in = append(c.fpgas[b].in, l)
+		}
+	}
+}
+
+func (c *core) progress() { c.lastProgress = c.now }
+
+func (c *core) state(v uint32) []uint64 { return c.states[int(v)*c.nf : int(v)*c.nf+c.nf] }
+
+func (c *core) stepOf(round uint32) *stepStats {
+	for int(round) >= len(c.steps) {
+		c.steps = append(c.steps, stepStats{})
+	}
+	return &c.steps[round]
+}
+
+// applyUnit is the apply side of a PE: its vertices, the sweep and the
+// update queue.
+type applyUnit struct {
+	id, fpga int
+	members  []uint32 // local vertices in local-index order
+	uq       ring[item]
+	mode     peMode
+	round    uint32
+	applyIdx int
+	sent     int
+	st       PEStats
+}
+
+// applyStep sweeps one vertex through apply, or, after the last one,
+// queues the PE's barrier marker and returns to gathering.
+func (c *core) applyStep(q *applyUnit) {
+	if q.applyIdx < len(q.members) {
+		v := q.members[q.applyIdx]
+		x := c.ctx
+		x.ID, x.Degree, x.Superstep = uint64(v), uint64(c.g.OutDegree(v)), uint64(q.round)
+		off := int(v) * c.nu
+		if c.k.Apply(x, c.state(v), c.updPay[q.round%3][off:off+c.nu]) {
+			q.uq.push(item{v: v, round: q.round, kind: kindUpdate, ready: c.now + int64(c.p.ApplyLatency)})
+			q.sent++
+			c.stepOf(q.round).active++
+		}
+		q.applyIdx++
+		q.st.Apply++
+		c.progress()
+		return
+	}
+	q.uq.push(item{v: uint32(q.id), round: q.round, kind: kindBarrier, halt: q.sent == 0, ready: c.now + int64(c.p.ApplyLatency) + 1})
+	q.mode = modeGather
+	q.st.Apply++
+	c.progress()
+}
+
+// Now returns the current cycle (View).
+func (c *core) Now() int64 { return c.now }
+
+// Superstep returns the highest superstep any PE has reached (View).
+func (c *core) Superstep() int { return len(c.steps) - 1 }
+
+// LinkWords returns the words sent on every link so far (View).
+func (c *core) LinkWords() []float64 {
+	out := make([]float64, len(c.links))
+	for i, l := range c.links {
+		out[i] = l.words
+	}
+	return out
+}
