@@ -4,8 +4,8 @@
 #               Debian and they are missing), then vet and run every test.
 
 GO       ?= go
-TOOLS    := iverilog verilator yosys gpmetis
-PACKAGES := iverilog verilator yosys metis
+TOOLS    := iverilog verilator yosys gpmetis tclsh
+PACKAGES := iverilog verilator yosys metis tcl
 
 .PHONY: test tools vet staticcheck bench fuzz build
 
