@@ -83,33 +83,36 @@ wire [EA-1:0]   idx_start  = idx_q[IW-1 -: EA];
 wire [EA-1:0]   idx_len    = idx_q[IW-EA-1 -: EA];
 wire [31:0]     idx_degree = idx_q[31:0];
 
-reg             edge_rd;
-reg  [EA-1:0]   edge_addr;
+reg             edge_rd;         // read an edge word this cycle
+reg  [EA-1:0]   edge_rd_addr;
 wire [EW-1:0]   edge_q;
 gravf_ram #(.WIDTH(EW), .DEPTH(NEDGES), .ABITS(EA), .INIT(EDGE_FILE)) edge_ram (
-    .clk(clk), .rd_en(edge_rd), .rd_addr(edge_addr), .rd_data(edge_q),
+    .clk(clk), .rd_en(edge_rd), .rd_addr(edge_rd_addr), .rd_data(edge_q),
     .wr_en(1'b0), .wr_addr({EA{1'b0}}), .wr_data({EW{1'b0}})
 );
 
 // ------------------------------------------- barrier counter and scatter
-// The scatter unit takes one update per cycle: the cycle it takes an
-// update it reads the update's edge-index entry; then it reads one edge
-// per cycle. Edge words and barrier markers queue in front of the scatter
-// kernel (kin), in order.
-localparam S_IDLE = 1'b0, S_WALK = 1'b1;
-reg             sc_state;
-reg             sc_lookup;       // an index read was issued last cycle
+// The scatter unit takes an update in one cycle (reading its edge-index
+// entry); the next cycle reads the list's first edge, and every following
+// cycle one more, so an update costs 1 + len cycles and the next update is
+// taken in the cycle after the last edge read (in the cycle after the
+// lookup when the list is empty). Edge words and barrier markers queue in
+// front of the scatter kernel (kin), in order.
+reg             sc_walk;         // reading a list
+reg             sc_lookup;       // the index entry of the taken update arrives this cycle
 reg  [VID-1:0]  sc_sender;
 reg  [{{.UPDW}}-1:0] sc_payload;
 reg  [1:0]      sc_round;
 reg  [31:0]     sc_degree;
+reg  [EA-1:0]   sc_next;         // the next edge to read
 reg  [EA-1:0]   sc_end;
-reg             edge_pending;    // an edge read was issued last cycle
+reg             edge_pending;    // an edge word arrives this cycle
 reg  [$clog2(NPE+1)-1:0] bc_count; // barrier markers counted this channel
 reg             bc_halt;
 
 // kin entry: barrier, halt, round, sender, payload, degree, neighbour (global), local, edge data
 localparam KW = 1 + 1 + 2 + VID + {{.UPDW}} + 32 + VID + LA + {{.EDW}};
+wire            bc_complete = inf_valid && inf_barrier && bc_count == NPE - 1;
 reg  [KW-1:0]   kin_data;
 reg             kin_push;
 wire [KW-1:0]   kin_q;
@@ -124,39 +127,71 @@ gravf_fifo #(.WIDTH(KW), .DEPTH(8)) kernel_input_fifo (
     .in_data(kin_data), .in_valid(kin_push), .in_ready(kin_in_ready),
     .out_data(kin_q), .out_valid(kin_valid), .out_ready(kin_ready), .count(kin_count)
 );
-// Room for what is in flight: an edge read decided in this cycle lands in
-// the FIFO four cycles later (read, data, push register, write), so up to
-// four decisions may be outstanding.
-wire kin_room = kin_count < 4'd4;
+// Room for what is in flight: a read decided now lands in the FIFO at the
+// end of the next cycle, so two decisions may be outstanding.
+wire kin_room = kin_count < 4'd5;
+
+wire [EA-1:0] lookup_start = idx_start;
+wire          lookup_empty = sc_lookup && idx_len == 0;
+// The unit is free when it is not reading a list and any lookup found an
+// empty one; a barrier also waits for the last edge word to be queued.
+wire sc_free = !sc_walk && (!sc_lookup || lookup_empty);
 
 always @* begin
-    inf_ready = 1'b0;
-    idx_rd    = 1'b0;
-    if (sc_state == S_IDLE && !sc_lookup && !edge_pending && inf_valid && kin_room) begin
+    inf_ready    = 1'b0;
+    idx_rd       = 1'b0;
+    edge_rd      = 1'b0;
+    edge_rd_addr = sc_next;
+    if (sc_lookup && idx_len != 0 && kin_room) begin
+        edge_rd      = 1'b1;
+        edge_rd_addr = lookup_start;
+    end else if (sc_walk && kin_room) begin
+        edge_rd = 1'b1;
+    end
+    if (sc_free && inf_valid && kin_room && (!inf_barrier || !edge_pending)) begin
         inf_ready = 1'b1;
         idx_rd    = !inf_barrier;
     end
 end
 
+always @* begin
+    kin_push = 1'b0;
+    kin_data = {1'b1, bc_halt & inf_halt, inf_round, {(KW-4){1'b0}}};
+    if (edge_pending) begin
+        kin_push = 1'b1;
+        kin_data = {1'b0, 1'b0, sc_round, sc_sender, sc_payload, sc_degree, edge_q[EW-1 -: VID], edge_q[EW-VID-1 -: LA], {{if .ED}}edge_q[{{.ED}}-1:0]{{else}}1'b0{{end}}};
+    end else if (inf_ready && bc_complete) begin
+        kin_push = 1'b1;  // every PE's marker is in: pass one through the kernel
+    end
+end
+
 always @(posedge clk) begin
-    kin_push <= 1'b0;
-    passed   <= 1'b0;
-    edge_rd  <= 1'b0;
+    passed <= 1'b0;
     if (rst) begin
-        sc_state     <= S_IDLE;
+        sc_walk      <= 1'b0;
         sc_lookup    <= 1'b0;
         edge_pending <= 1'b0;
         bc_count     <= 0;
         bc_halt      <= 1'b1;
     end else begin
         edge_pending <= edge_rd;
+        // The index entry is in: start reading the list.
+        if (sc_lookup) begin
+            sc_lookup <= 1'b0;
+            sc_degree <= idx_degree;
+            sc_end    <= idx_start + idx_len;
+            if (idx_len != 0) begin
+                sc_walk <= !(edge_rd && idx_len == 1);
+                sc_next <= edge_rd ? idx_start + 1'b1 : idx_start;
+            end
+        end else if (sc_walk && edge_rd) begin
+            sc_next <= sc_next + 1'b1;
+            if (sc_next + 1'b1 == sc_end) sc_walk <= 1'b0;
+        end
         // Take an input.
         if (inf_ready && inf_valid) begin
             if (inf_barrier) begin
-                if (bc_count == NPE - 1) begin
-                    // Every PE's marker is in: pass one through the kernel.
-                    kin_push <= 1'b1;
-                    kin_data <= {1'b1, bc_halt & inf_halt, inf_round, {(KW-4){1'b0}}};
+                if (bc_complete) begin
                     bc_count <= 0;
                     bc_halt  <= 1'b1;
                     passed   <= 1'b1;
@@ -170,30 +205,6 @@ always @(posedge clk) begin
                 sc_payload <= inf_payload;
                 sc_round   <= inf_round;
             end
-        end
-        // The index entry is in: walk the local list.
-        if (sc_lookup) begin
-            sc_lookup <= 1'b0;
-            sc_degree <= idx_degree;
-            if (idx_len != 0) begin
-                sc_state  <= S_WALK;
-                edge_addr <= idx_start;
-                sc_end    <= idx_start + idx_len;
-                edge_rd   <= 1'b1;
-            end
-        end
-        if (sc_state == S_WALK && !sc_lookup) begin
-            if (edge_addr + 1'b1 == sc_end) begin
-                sc_state <= S_IDLE;
-            end else if (kin_room) begin
-                edge_addr <= edge_addr + 1'b1;
-                edge_rd   <= 1'b1;
-            end
-        end
-        // An edge word is in: queue it for the kernel.
-        if (edge_pending) begin
-            kin_push <= 1'b1;
-            kin_data <= {1'b0, 1'b0, sc_round, sc_sender, sc_payload, sc_degree, edge_q[EW-1 -: VID], edge_q[EW-VID-1 -: LA], {{if .ED}}edge_q[{{.ED}}-1:0]{{else}}1'b0{{end}}};
         end
     end
 end
