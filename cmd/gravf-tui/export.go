@@ -16,7 +16,7 @@ func newExportCmd() *cobra.Command {
 	var gf graphFlags
 	var kname, out, partition string
 	var params []string
-	var force bool
+	var force, estimateOnly bool
 	cmd := &cobra.Command{
 		Use:   "export --board B --kernel K --graph G --fpgas N --pes N --out DIR [--force]",
 		Short: "Write a synthesizable multi-FPGA Verilog project with its testbench",
@@ -43,7 +43,7 @@ RAM; off-chip edge memory is not generated yet.`,
 			if cfg.FPGAs < 1 || cfg.PEs < 1 {
 				return usagef("--fpgas and --pes are required")
 			}
-			if out == "" {
+			if out == "" && !estimateOnly {
 				return usagef("--out is required")
 			}
 			part, err := graph.ParsePartitioner(partition)
@@ -60,6 +60,9 @@ RAM; off-chip edge memory is not generated yet.`,
 			}
 			if b.MaxFPGAs > 0 && cfg.FPGAs > b.MaxFPGAs {
 				return usagef("--fpgas %d: %s has at most %d FPGAs", cfg.FPGAs, b.Name, b.MaxFPGAs)
+			}
+			if estimateOnly {
+				return estimate(cmd.OutOrStdout(), b, k, g, cfg.FPGAs, cfg.PEs, part, cfg.Filter)
 			}
 			m, err := gen.Export(context.Background(), gen.ExportOptions{Board: b, Kernel: k, Graph: g, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
 				Partitioner: part, Filter: cfg.Filter, Dir: out, Force: force, Version: version()})
@@ -79,6 +82,7 @@ RAM; off-chip edge memory is not generated yet.`,
 	cmd.Flags().StringVar(&partition, "partition", "greedy", "partitioner: robin, greedy or metis")
 	cmd.Flags().StringVar(&out, "out", "", "project folder to write")
 	cmd.Flags().BoolVar(&force, "force", false, "replace an existing folder")
+	cmd.Flags().BoolVar(&estimateOnly, "estimate-only", false, "synthesise FPGA 0 with yosys, print the resources per PE and per FPGA, and cache the per-PE cost for the model")
 	cmd.Flags().Lookup("mem").DefValue = "bram"
 	_ = cmd.Flags().Set("mem", "bram")
 	return cmd

@@ -142,7 +142,11 @@ that keep it. The curve over nF is always printed.
 			if err != nil {
 				return err
 			}
-			_, p, err := mf.platform(k.Spec.PECost)
+			cost := k.Spec.PECost
+			if c, ok := cachedPECost(mf.board, k.Spec.Name); ok {
+				cost = c // synthesised by export --estimate-only
+			}
+			_, p, err := mf.platform(cost)
 			if err != nil {
 				return err
 			}

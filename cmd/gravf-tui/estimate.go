@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/gravf-tui/gravf-tui/boards"
+	"github.com/gravf-tui/gravf-tui/gen"
+	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/kernel"
+)
+
+// peCostFile is where `export --estimate-only` caches the per-PE cost of a
+// kernel on a board, for the model's nP max.
+func peCostFile(board, kernelName string) string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		dir = os.TempDir()
+	}
+	return filepath.Join(dir, "gravf-tui", "pe-cost", board+"-"+kernelName+".json")
+}
+
+// cachedPECost returns the synthesised per-PE cost of a kernel on a
+// board, when `export --estimate-only` has measured one.
+func cachedPECost(board, kernelName string) (*kernel.PECost, bool) {
+	b, err := os.ReadFile(peCostFile(board, kernelName))
+	if err != nil {
+		return nil, false
+	}
+	var c kernel.PECost
+	if json.Unmarshal(b, &c) != nil || c.LUT <= 0 {
+		return nil, false
+	}
+	return &c, true
+}
+
+func estimate(w io.Writer, b *boards.Board, k *kernel.Kernel, g *graph.Graph, nF, nP int, part graph.Partitioner, filter bool) error {
+	s, err := gen.GenerateSystem(context.Background(), gen.SystemOptions{Kernel: k, Graph: g, FPGAs: nF, PEs: nP, Partitioner: part, Filter: filter, LinkLatency: 1})
+	if err != nil {
+		return err
+	}
+	fpga, pe, err := gen.Estimate(context.Background(), s, k.Spec.Name, b.FPGA.Family)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "yosys synth_xilinx -family %s, %s on %s, FPGA 0 of %d x %d PEs\n\n", b.FPGA.Family, k.Spec.Name, g.Name, nF, nP)
+	fmt.Fprintf(w, "  %-10s %10s %10s %10s %8s\n", "", "LUT", "FF", "BRAM36", "DSP")
+	fmt.Fprintf(w, "  %-10s %10d %10d %10.1f %8d\n", "per PE", pe.LUT, pe.FF, pe.BRAM36, pe.DSP)
+	fmt.Fprintf(w, "  %-10s %10d %10d %10.1f %8d\n", "FPGA 0", fpga.LUT, fpga.FF, fpga.BRAM36, fpga.DSP)
+	fmt.Fprintf(w, "  %-10s %10d %10d %10d %8d\n", b.FPGA.Part, b.FPGA.LUT, b.FPGA.FF, b.FPGA.BRAM36, b.FPGA.DSP)
+	fit := math.MaxInt
+	for _, r := range [][2]float64{{float64(b.FPGA.LUT), float64(pe.LUT)}, {float64(b.FPGA.FF), float64(pe.FF)}, {float64(b.FPGA.BRAM36), pe.BRAM36}, {float64(b.FPGA.DSP), float64(pe.DSP)}} {
+		if r[1] > 0 {
+			fit = min(fit, int(r[0]/r[1]))
+		}
+	}
+	fmt.Fprintf(w, "\nPEs that fit one %s by this estimate: %d (routing and the crossbar need margin)\n", b.FPGA.Part, fit)
+	cost := kernel.PECost{LUT: pe.LUT, FF: pe.FF, BRAM36: int(math.Ceil(pe.BRAM36)), DSP: pe.DSP}
+	f := peCostFile(b.Name, k.Spec.Name)
+	if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+		return err
+	}
+	js, _ := json.MarshalIndent(cost, "", "  ")
+	if err := writeFileAtomic(f, func(w io.Writer) error { _, err := w.Write(js); return err }); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "cached for the model: %s\n", f)
+	return nil
+}
