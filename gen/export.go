@@ -230,7 +230,8 @@ lint:
 synth:
 	@mkdir -p build
 	yosys -q -l build/synth.log scripts/synth.ys
-	@grep -A40 'Printing statistics' build/synth.log | grep -E '^ *(=== |Number of cells|LUT|FD|RAMB|DSP|CARRY)' || true
+	@for f in build/fpga*_stat.txt; do echo "== $$f (whole FPGA, submodules included)"; \
+	  sed -n '/design hierarchy/,$$p' $$f | grep -E '^ +(Number of cells|LUT|FD|RAMB|DSP|RAM)'; done
 
 bit:
 	@for f in %[4]s; do vivado -mode batch -source scripts/build_fpga$$f.tcl || exit 1; done
@@ -257,7 +258,7 @@ func synthScript(s *System, o ExportOptions) string {
 		for _, r := range s.RTLFiles() {
 			fmt.Fprintf(&b, "read_verilog %s\n", r)
 		}
-		fmt.Fprintf(&b, "synth_xilinx -family %s -noiopad -noclkbuf -top fpga%d_top\ntee -o build/fpga%d_stat.txt stat\n", o.Board.FPGA.Family, f, f)
+		fmt.Fprintf(&b, "synth_xilinx -family %s -noiopad -noclkbuf -top fpga%d_top\ntee -o build/fpga%d_stat.txt stat -top fpga%d_top\n", o.Board.FPGA.Family, f, f, f)
 	}
 	return b.String()
 }
