@@ -16,19 +16,26 @@ import (
 )
 
 // peCostFile is where `export --estimate-only` caches the per-PE cost of a
-// kernel on a board, for the model's nP max.
-func peCostFile(board, kernelName string) string {
+// kernel on a board for graphs of about v vertices (the edge index and the
+// vertex memories grow with V, so the cost is kept per power of two of V),
+// for the model's nP max.
+func peCostFile(board, kernelName string, v int) string {
 	dir, err := os.UserCacheDir()
 	if err != nil {
 		dir = os.TempDir()
 	}
-	return filepath.Join(dir, "gravf-tui", "pe-cost", board+"-"+kernelName+".json")
+	bucket := 1
+	for bucket < v {
+		bucket *= 2
+	}
+	return filepath.Join(dir, "gravf-tui", "pe-cost", fmt.Sprintf("%s-%s-v%d.json", board, kernelName, bucket))
 }
 
 // cachedPECost returns the synthesised per-PE cost of a kernel on a
-// board, when `export --estimate-only` has measured one.
-func cachedPECost(board, kernelName string) (*kernel.PECost, bool) {
-	b, err := os.ReadFile(peCostFile(board, kernelName))
+// board for a graph of v vertices, when `export --estimate-only` has
+// measured one.
+func cachedPECost(board, kernelName string, v int) (*kernel.PECost, bool) {
+	b, err := os.ReadFile(peCostFile(board, kernelName, v))
 	if err != nil {
 		return nil, false
 	}
@@ -61,7 +68,7 @@ func estimate(w io.Writer, b *boards.Board, k *kernel.Kernel, g *graph.Graph, nF
 	}
 	fmt.Fprintf(w, "\nPEs that fit one %s by this estimate: %d (routing and the crossbar need margin)\n", b.FPGA.Part, fit)
 	cost := kernel.PECost{LUT: pe.LUT, FF: pe.FF, BRAM36: int(math.Ceil(pe.BRAM36)), DSP: pe.DSP}
-	f := peCostFile(b.Name, k.Spec.Name)
+	f := peCostFile(b.Name, k.Spec.Name, g.NumVertices())
 	if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
 		return err
 	}

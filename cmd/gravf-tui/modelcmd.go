@@ -143,7 +143,7 @@ that keep it. The curve over nF is always printed.
 				return err
 			}
 			cost := k.Spec.PECost
-			if c, ok := cachedPECost(mf.board, k.Spec.Name); ok {
+			if c, ok := cachedPECost(mf.board, k.Spec.Name, g.NumVertices()); ok {
 				cost = c // synthesised by export --estimate-only
 			}
 			_, p, err := mf.platform(cost)
