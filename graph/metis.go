@@ -31,7 +31,7 @@ func metisAssign(ctx context.Context, g *Graph, p *Partition, opt PartitionOptio
 			return err
 		}
 	}
-	return greedyAssign(ctx, g, p.PE, fpga, nF, p.PEs)
+	return greedyAssign(ctx, g, p.PE, fpga, nF, p.PEs, nil)
 }
 
 // runGPMetis writes g for gpmetis, runs it and reads the FPGA of every

@@ -79,7 +79,7 @@ RAM; off-chip edge memory is not generated yet.`,
 	gf.register(cmd)
 	cmd.Flags().StringVar(&kname, "kernel", "", "kernel: a built-in name or a folder with kernel.toml")
 	cmd.Flags().StringArrayVar(&params, "param", nil, "kernel parameter name=value; repeatable")
-	cmd.Flags().StringVar(&partition, "partition", "greedy", "partitioner: robin, greedy or metis")
+	cmd.Flags().StringVar(&partition, "partition", "greedy", "partitioner: robin, greedy, greedy-sorted or metis")
 	cmd.Flags().StringVar(&out, "out", "", "project folder to write")
 	cmd.Flags().BoolVar(&force, "force", false, "replace an existing folder")
 	cmd.Flags().BoolVar(&estimateOnly, "estimate-only", false, "synthesise FPGA 0 with yosys, print the resources per PE and per FPGA, and cache the per-PE cost for the model")

@@ -41,7 +41,7 @@ func newGraphCmd() *cobra.Command {
 	var ufactor int
 	var pJSON bool
 	part := &cobra.Command{
-		Use:   "partition --graph G --fpgas N --pes N [--partition robin|greedy|metis]",
+		Use:   "partition --graph G --fpgas N --pes N [--partition robin|greedy|greedy-sorted|metis]",
 		Short: "Partition a graph over FPGAs and PEs and print the cut and balance",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -67,7 +67,7 @@ func newGraphCmd() *cobra.Command {
 	pf.register(part)
 	part.Flags().IntVar(&fpgas, "fpgas", 4, "number of FPGAs")
 	part.Flags().IntVar(&pes, "pes", 9, "PEs per FPGA")
-	part.Flags().StringVar(&method, "partition", "greedy", "partitioner: robin, greedy, metis")
+	part.Flags().StringVar(&method, "partition", "greedy", "partitioner: robin, greedy, greedy-sorted, metis")
 	part.Flags().IntVar(&ufactor, "ufactor", 1, "METIS imbalance factor (gpmetis -ufactor)")
 	part.Flags().BoolVar(&pJSON, "json", false, "print JSON")
 	cmd.AddCommand(stats, part)

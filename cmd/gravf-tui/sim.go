@@ -108,7 +108,7 @@ states are checked against nothing here; result_sha256 equals the SHA-256 of
 	cmd.Flags().StringVar(&kname, "kernel", "", "kernel: a built-in name or a folder with kernel.toml")
 	cmd.Flags().StringArrayVar(&params, "param", nil, "kernel parameter name=value; repeatable")
 	cmd.Flags().StringVar(&sf.detail, "detail", "fast", "level of detail: fast or cycle")
-	cmd.Flags().StringVar(&sf.partition, "partition", "greedy", "partitioner: robin, greedy or metis")
+	cmd.Flags().StringVar(&sf.partition, "partition", "greedy", "partitioner: robin, greedy, greedy-sorted or metis")
 	cmd.Flags().Uint64Var(&sf.seed, "seed", 1, "seed (METIS partitioning)")
 	cmd.Flags().Int64Var(&sf.maxCycles, "max-cycles", 0, "stop a cycle-level run after this many cycles (0: no limit)")
 	cmd.Flags().StringVar(&sf.trace, "trace", "", "record a trace file (cycle detail samples utilisation)")
