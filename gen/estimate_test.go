@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/gravf-tui/gravf-tui/internal/testenv"
+
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/samples"
@@ -48,7 +50,7 @@ func TestParseYosysStat(t *testing.T) {
 // TestEstimate synthesises a small WCC system with yosys and checks that
 // the PE and FPGA figures are real and consistent.
 func TestEstimate(t *testing.T) {
-	needTool(t, "yosys")
+	testenv.NeedTool(t, "yosys")
 	g, _ := graph.Load("uniform:v=256,d=8,seed=1", graph.ReadOptions{})
 	spec, _ := samples.Kernel("bfs")
 	k, err := spec.Bind(kernel.Env{Vertices: g.NumVertices()})

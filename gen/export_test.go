@@ -6,9 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gravf-tui/gravf-tui/internal/testenv"
 
 	"github.com/gravf-tui/gravf-tui/boards"
 	"github.com/gravf-tui/gravf-tui/graph"
@@ -60,8 +63,8 @@ func make_(t *testing.T, dir, target string) string {
 // make sim-verilator and make lint on them; every simulation must print
 // RESULT PASS with the reference's message count.
 func TestExportRuns(t *testing.T) {
-	needTool(t, "iverilog")
-	needTool(t, "verilator")
+	testenv.NeedTool(t, "iverilog")
+	testenv.NeedTool(t, "verilator")
 	cases := []struct {
 		kernel, file string
 		format       graph.Format
@@ -83,7 +86,7 @@ func TestExportRuns(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := make_(t, dir, "sim")
-			want := "messages=" + itoa(m.Expected.Messages)
+			want := "messages=" + strconv.FormatInt(m.Expected.Messages, 10)
 			if !strings.Contains(out, "RESULT PASS") || !strings.Contains(out, want) {
 				t.Fatalf("make sim:\n%s", out)
 			}
@@ -97,8 +100,6 @@ func TestExportRuns(t *testing.T) {
 		})
 	}
 }
-
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
@@ -152,7 +153,7 @@ func TestExportAtomicDeterministic(t *testing.T) {
 // TestExportSynth runs make synth (yosys synth_xilinx) on a small WCC
 // project.
 func TestExportSynth(t *testing.T) {
-	needTool(t, "yosys")
+	testenv.NeedTool(t, "yosys")
 	dir := filepath.Join(t.TempDir(), "proj")
 	if _, err := exportProject(t, "wcc", datasets.Path(t, "karate.mtx"), "", 1, 2, dir, false); err != nil {
 		t.Fatal(err)
@@ -171,7 +172,7 @@ func TestExportSynth(t *testing.T) {
 // Vivado commands: every file a script reads must exist, and every RTL
 // file of the project must be read.
 func TestVivadoScripts(t *testing.T) {
-	tclsh := needTool(t, "tclsh")
+	tclsh := testenv.NeedTool(t, "tclsh")
 	dir := filepath.Join(t.TempDir(), "proj")
 	if _, err := exportProject(t, "pr", datasets.Path(t, "karate.mtx"), "", 2, 2, dir, false); err != nil {
 		t.Fatal(err)
@@ -193,7 +194,7 @@ puts [join $read "\n"]
 		rtl = append(rtl, "rtl/"+e.Name())
 	}
 	for f := 0; f < 2; f++ {
-		cmd := exec.Command(tclsh, "stub.tcl", filepath.Join("scripts", "build_fpga"+itoa(int64(f))+".tcl"))
+		cmd := exec.Command(tclsh, "stub.tcl", filepath.Join("scripts", "build_fpga"+strconv.Itoa(f)+".tcl"))
 		cmd.Dir = dir
 		out, err := cmd.CombinedOutput()
 		if err != nil {
@@ -201,20 +202,11 @@ puts [join $read "\n"]
 		}
 		got := strings.Fields(string(out))
 		for _, r := range rtl {
-			if !slicesContains(got, r) {
+			if !slices.Contains(got, r) {
 				t.Errorf("build_fpga%d.tcl does not read %s", f, r)
 			}
 		}
 	}
-}
-
-func slicesContains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // BenchmarkExport measures the export of a 4 x 9 system for a graph of

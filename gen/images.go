@@ -64,14 +64,6 @@ type Widths struct {
 	Mask      int // filter mask bits: other FPGAs, at least 1
 }
 
-func bitsFor(n int) int {
-	w := 1
-	for (1 << uint(w)) < n {
-		w++
-	}
-	return w
-}
-
 // BuildImages lays out the memories of every PE for a GraVF-M system.
 // With filter false every update goes to every FPGA.
 func BuildImages(k *kernel.Kernel, g *graph.Graph, p *graph.Partition, filter bool) ([]PEImages, Widths, error) {
@@ -134,8 +126,8 @@ func BuildImages(k *kernel.Kernel, g *graph.Graph, p *graph.Partition, filter bo
 		w.MaxLocal = max(w.MaxLocal, len(im.Vertices))
 		w.MaxEdges = max(w.MaxEdges, len(im.Edges))
 	}
-	w.Local = bitsFor(max(w.MaxLocal, 2))
-	w.EdgeAddr = bitsFor(max(w.MaxEdges+1, 2))
+	w.Local = kernel.BitsFor(uint64(max(w.MaxLocal, 2) - 1))
+	w.EdgeAddr = kernel.BitsFor(uint64(max(w.MaxEdges+1, 2) - 1))
 	w.IndexBits = 2*w.EdgeAddr + 32
 	w.EdgeBits = w.VertexID + w.Local + w.EdgeData
 	w.VertexBit = w.Mask + w.VertexID + 32

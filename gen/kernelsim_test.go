@@ -10,23 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gravf-tui/gravf-tui/internal/testenv"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/samples"
 )
-
-// needTool returns the path of a tool, skipping the test when it is
-// missing outside CI and failing it in CI.
-func needTool(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is required in CI: %v", name, err)
-		}
-		t.Skipf("%s not installed", name)
-	}
-	return p
-}
 
 // vector is one operation fed to a kernel and the outputs Go expects.
 type vector struct {
@@ -146,7 +133,7 @@ func vectors(k *kernel.Kernel, program string, n int, seed uint64) []vector {
 // Icarus and returns the simulator's output.
 func cosim(t *testing.T, m *KernelModule, files []string, params string, vs []vector) string {
 	t.Helper()
-	iverilog := needTool(t, "iverilog")
+	iverilog := testenv.NeedTool(t, "iverilog")
 	dir := t.TempDir()
 	var ins, outs []Port
 	for _, p := range m.Ports {
@@ -226,7 +213,7 @@ func cosim(t *testing.T, m *KernelModule, files []string, params string, vs []ve
 	if out, err := exec.Command(iverilog, args...).CombinedOutput(); err != nil {
 		t.Fatalf("iverilog: %v\n%s", err, out)
 	}
-	out, err := exec.Command(needTool(t, "vvp"), filepath.Join(dir, "sim")).CombinedOutput()
+	out, err := exec.Command(testenv.NeedTool(t, "vvp"), filepath.Join(dir, "sim")).CombinedOutput()
 	if err != nil {
 		t.Fatalf("vvp: %v\n%s", err, out)
 	}
@@ -340,7 +327,7 @@ func TestHandWrittenWCC(t *testing.T) {
 // TestGeneratedKernelsLint runs verilator -Wall on every generated integer
 // kernel.
 func TestGeneratedKernelsLint(t *testing.T) {
-	verilator := needTool(t, "verilator")
+	verilator := testenv.NeedTool(t, "verilator")
 	for _, name := range []string{"wcc", "bfs", "sssp", "sswp"} {
 		k := bind(t, name)
 		for _, prog := range []string{"gather", "apply", "scatter"} {

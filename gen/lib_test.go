@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gravf-tui/gravf-tui/internal/testenv"
 	"github.com/gravf-tui/gravf-tui/kernel"
 )
 
@@ -22,20 +23,6 @@ import (
 // random operands and compared bit for bit with Go's float32 arithmetic,
 // the semantics kernel/compile.go gives the kernel language; every module
 // is linted with verilator -Wall and synthesised with yosys.
-
-// libTool returns the path of a tool, skipping the test when it is missing
-// outside CI and failing it in CI (a check skipped in CI does not count).
-func libTool(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is required in CI: %v", name, err)
-		}
-		t.Skipf("%s not installed", name)
-	}
-	return p
-}
 
 // libRandomPerOp is the number of random operand pairs per operation.
 const libRandomPerOp = 20000
@@ -207,33 +194,6 @@ func libBool(b bool) uint64 {
 	return 0
 }
 
-// libFmin and libFmax are kernel fmin and fmax (kernel/compile.go).
-func libFmin(a, b float32) float32 {
-	if a < b || b != b {
-		return a
-	}
-	return b
-}
-
-func libFmax(a, b float32) float32 {
-	if a > b || b != b {
-		return a
-	}
-	return b
-}
-
-// libF32ToUint is kernel f32ToUint (kernel/compile.go): truncate toward
-// zero, saturate into [0, m], NaN gives 0.
-func libF32ToUint(f float32, m uint64) uint64 {
-	switch {
-	case f != f || f <= 0:
-		return 0
-	case float64(f) >= float64(m):
-		return m
-	}
-	return uint64(f)
-}
-
 // libPredicates returns Go's six comparisons as bits 0..5: lt, le, gt,
 // ge, eq, ne (gravf_fcmp's op codes 0..5).
 func libPredicates(a, b float32) uint64 {
@@ -296,7 +256,7 @@ func libFloatToUintVecs(r *rand.Rand, w int) []libVec {
 	}
 	var vs []libVec
 	for _, f := range fs {
-		vs = append(vs, libVec{a: uint64(f), want: libF32ToUint(math.Float32frombits(f), mask)})
+		vs = append(vs, libVec{a: uint64(f), want: kernel.F32ToUint(math.Float32frombits(f), mask)})
 	}
 	return vs
 }
@@ -353,9 +313,9 @@ func libUnits() []libUnit {
 				"gravf_fminmax u2 (.clk(clk), .ce(ce), .max(ctl[0]), .a(a[31:0]), .b(b), .y(y2));\n" +
 				"assign got = {y2, chk_ctl[0] ? y1 : y0};\n",
 			vecs: libF32Vecs(r, 'c', []uint8{0, 1}, 2*libRandomPerOp, func(isMax uint8, a, b float32) (uint64, uint8) {
-				f := libFmin(a, b)
+				f := kernel.FMin(a, b)
 				if isMax == 1 {
-					f = libFmax(a, b)
+					f = kernel.FMax(a, b)
 				}
 				w, nan := libF32Result(f)
 				return w | w<<32, nan | nan<<1
@@ -461,7 +421,7 @@ func libSim(t *testing.T, iverilog, vvp string, u libUnit, seed int) string {
 // TestLibSim proves every unit bit-exact against Go in Icarus, with the
 // clock enable toggling.
 func TestLibSim(t *testing.T) {
-	iverilog, vvp := libTool(t, "iverilog"), libTool(t, "vvp")
+	iverilog, vvp := testenv.NeedTool(t, "iverilog"), testenv.NeedTool(t, "vvp")
 	t.Parallel()
 	for i, u := range libUnits() {
 		t.Run(u.name, func(t *testing.T) {
@@ -523,7 +483,7 @@ func TestLibConventions(t *testing.T) {
 // TestLibLint runs verilator --lint-only -Wall on every library module (the
 // conversions at several widths).
 func TestLibLint(t *testing.T) {
-	verilator := libTool(t, "verilator")
+	verilator := testenv.NeedTool(t, "verilator")
 	t.Parallel()
 	dir := t.TempDir()
 	files := LibraryFiles()
@@ -592,7 +552,7 @@ endmodule
 // conversion units (the latter at W = 32 and 64) together under
 // libSynthTop.
 func TestLibSynth(t *testing.T) {
-	yosys := libTool(t, "yosys")
+	yosys := testenv.NeedTool(t, "yosys")
 	t.Parallel()
 	dir := t.TempDir()
 	files := LibraryFiles()

@@ -2,8 +2,6 @@ package gen
 
 import (
 	"bytes"
-	"fmt"
-	"strings"
 	"text/template"
 
 	"github.com/gravf-tui/gravf-tui/kernel"
@@ -17,14 +15,13 @@ type peField struct {
 
 // peData feeds the PE template.
 type peData struct {
-	Kernel                  string
-	VID, UPD, MSG, ST, ED   int // widths: vertex id, update, message, state, edge data
-	UPDW, MSGW, EDW         int // bus widths (at least 1)
-	Update, Message, State  []peField
-	Edge                    []peField
-	GatherLat, ApplyLat     int
-	HandWritten             bool
-	HazardSlots, HazardBits int
+	Kernel                 string
+	VID, UPD, MSG, ST, ED  int // widths: vertex id, update, message, state, edge data
+	UPDW, MSGW, EDW        int // bus widths (at least 1)
+	Update, Message, State []peField
+	Edge                   []peField
+	HandWritten            bool
+	HazardSlots            int
 }
 
 func fieldsOf(l kernel.Layout, ts []kernel.Type) ([]peField, int) {
@@ -50,8 +47,8 @@ func fieldsOf(l kernel.Layout, ts []kernel.Type) ([]peField, int) {
 func GeneratePE(k *kernel.Kernel) (string, error) {
 	c := k.Checked
 	s := k.Spec
-	d := peData{Kernel: s.Name, VID: c.VertexIDBits, GatherLat: c.Gather.Latency(), ApplyLat: c.Apply.Latency(),
-		HandWritten: len(s.Verilog) == 3, HazardSlots: 32, HazardBits: 4}
+	d := peData{Kernel: s.Name, VID: c.VertexIDBits,
+		HandWritten: len(s.Verilog) == 3, HazardSlots: 32}
 	d.Update, d.UPD = fieldsOf(s.Update, c.UpdateT)
 	d.Message, d.MSG = fieldsOf(s.Message, c.MessageT)
 	d.State, d.ST = fieldsOf(s.Vertex, c.VertexT)
@@ -59,9 +56,6 @@ func GeneratePE(k *kernel.Kernel) (string, error) {
 		d.Edge, d.ED = fieldsOf(s.Edge[:1], c.EdgeT[:1])
 	}
 	d.UPDW, d.MSGW, d.EDW = max(d.UPD, 1), max(d.MSG, 1), max(d.ED, 1)
-	for (1 << uint(d.HazardBits)) < d.GatherLat+3 {
-		d.HazardBits++
-	}
 	var b bytes.Buffer
 	if err := peTemplate.Execute(&b, d); err != nil {
 		return "", err
@@ -70,10 +64,5 @@ func GeneratePE(k *kernel.Kernel) (string, error) {
 }
 
 var peTemplate = template.Must(template.New("pe").Funcs(template.FuncMap{
-	"sub":     func(a, b int) int { return a - b },
-	"add":     func(a, b int) int { return a + b },
-	"upper":   strings.ToUpper,
-	"hi":      func(f peField) int { return f.Off + f.Width - 1 },
-	"join":    strings.Join,
-	"sprintf": fmt.Sprintf,
+	"hi": func(f peField) int { return f.Off + f.Width - 1 },
 }).Parse(peTemplateText))

@@ -5,12 +5,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/gravf-tui/gravf-tui/internal/testenv"
 )
 
 // TestBuildingBlocksLint runs verilator -Wall on every building block, in
 // the parameterisations the systems use.
 func TestBuildingBlocksLint(t *testing.T) {
-	verilator := needTool(t, "verilator")
+	verilator := testenv.NeedTool(t, "verilator")
 	names, src := BuildingBlocks()
 	dir := t.TempDir()
 	params := map[string][][]string{

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gravf-tui/gravf-tui/internal/testenv"
+
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/internal/datasets"
 	"github.com/gravf-tui/gravf-tui/kernel"
@@ -33,7 +35,7 @@ func writeSystem(t *testing.T, s *System) string {
 
 func runIcarus(t *testing.T, dir string, s *System) string {
 	t.Helper()
-	iverilog := needTool(t, "iverilog")
+	iverilog := testenv.NeedTool(t, "iverilog")
 	args := []string{"-g2005", "-o", "sim.vvp", "-s", "tb_system"}
 	args = append(args, s.RTLFiles()...)
 	args = append(args, "tb/gravf_link_model.v", "tb/tb_system.v")
@@ -42,7 +44,7 @@ func runIcarus(t *testing.T, dir string, s *System) string {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("iverilog: %v\n%s", err, out)
 	}
-	run := exec.Command(needTool(t, "vvp"), "-n", "sim.vvp")
+	run := exec.Command(testenv.NeedTool(t, "vvp"), "-n", "sim.vvp")
 	run.Dir = dir
 	out, err := run.CombinedOutput()
 	if err != nil {
@@ -99,7 +101,7 @@ func TestSystemIcarus(t *testing.T) {
 // TestSystemLint runs verilator -Wall on every FPGA top of generated
 // systems (one FPGA and several; generated and hand-written kernels).
 func TestSystemLint(t *testing.T) {
-	verilator := needTool(t, "verilator")
+	verilator := testenv.NeedTool(t, "verilator")
 	for _, c := range []struct {
 		kernel string
 		nF     int

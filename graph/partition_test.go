@@ -18,6 +18,7 @@ import (
 
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/internal/datasets"
+	"github.com/gravf-tui/gravf-tui/internal/testenv"
 )
 
 // ptGraph builds a graph from an edge list.
@@ -127,16 +128,10 @@ func ptReadMETIS(tb testing.TB, path string) *graph.Graph {
 	return g
 }
 
-// ptNeedGPMetis skips the test when gpmetis is missing, except in CI, where
-// a skipped check would not count.
+// ptNeedGPMetis stops the test when gpmetis is missing (testenv.NeedTool).
 func ptNeedGPMetis(tb testing.TB) {
 	tb.Helper()
-	if _, err := exec.LookPath("gpmetis"); err != nil {
-		if os.Getenv("CI") != "" {
-			tb.Fatalf("gpmetis is required in CI (Debian package metis): %v", err)
-		}
-		tb.Skipf("gpmetis not installed (Debian package metis): %v", err)
-	}
+	testenv.NeedTool(tb, "gpmetis")
 }
 
 // ptCheck asserts the invariants every partition must keep.

@@ -200,7 +200,7 @@ func checkProgram(s *Spec, c *Checked, p *Program, nv uint64) (*CheckedProgram, 
 					k.errorf(st.Pos, "let %s = none needs a type: use a field or a cast", st.Target)
 					continue
 				}
-				v = k.convert(v, Uint(bitsFor(v.Const)))
+				v = k.convert(v, Uint(BitsFor(v.Const)))
 			}
 			out.Kind, out.Index, out.Value = TargetLocal, len(k.ltypes), v
 			k.locals[st.Target] = len(k.ltypes)
@@ -374,7 +374,9 @@ func (k *checker) convert(v *Node, t Type) *Node {
 	return v
 }
 
-func bitsFor(v uint64) int {
+// BitsFor returns the bits needed to write v (at least 1): the width an
+// untyped constant takes, and the width of an address that reaches v.
+func BitsFor(v uint64) int {
 	w := 1
 	for w < 64 && v>>uint(w) != 0 {
 		w++
@@ -429,7 +431,7 @@ func (k *checker) expr(n *Node) *Node {
 			return nil
 		}
 		if args[0].Type.untyped != 0 {
-			args[0] = k.convert(args[0], Uint(bitsFor(args[0].Const)))
+			args[0] = k.convert(args[0], Uint(BitsFor(args[0].Const)))
 		}
 		out.Type = boolType
 	case OpBitNot:
@@ -451,7 +453,7 @@ func (k *checker) expr(n *Node) *Node {
 			return nil
 		}
 		if y.Type.untyped != 0 {
-			args[1] = k.convert(y, Uint(bitsFor(y.Const)))
+			args[1] = k.convert(y, Uint(BitsFor(y.Const)))
 		}
 		out.Type = x.Type
 		out.Type.VID = false
@@ -462,7 +464,7 @@ func (k *checker) expr(n *Node) *Node {
 				return nil
 			}
 			if a.Type.untyped != 0 {
-				args[i] = k.convert(a, Uint(bitsFor(a.Const)))
+				args[i] = k.convert(a, Uint(BitsFor(a.Const)))
 			}
 		}
 		out.Type = boolType
@@ -473,7 +475,7 @@ func (k *checker) expr(n *Node) *Node {
 			return nil
 		}
 		if c.Type.untyped != 0 {
-			args[0] = k.convert(c, Uint(bitsFor(c.Const)))
+			args[0] = k.convert(c, Uint(BitsFor(c.Const)))
 		}
 		t, ok := k.unify(n, args[1:])
 		if !ok {

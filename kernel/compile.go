@@ -327,9 +327,9 @@ func compileFloat(op Op, x, y evalFn) evalFn {
 	case OpDiv:
 		return func(c *Ctx) uint64 { return bits(f32(x(c)) / f32(y(c))) }
 	case OpMin:
-		return func(c *Ctx) uint64 { return bits(fmin(f32(x(c)), f32(y(c)))) }
+		return func(c *Ctx) uint64 { return bits(FMin(f32(x(c)), f32(y(c)))) }
 	case OpMax:
-		return func(c *Ctx) uint64 { return bits(fmax(f32(x(c)), f32(y(c)))) }
+		return func(c *Ctx) uint64 { return bits(FMax(f32(x(c)), f32(y(c)))) }
 	case OpEq:
 		return func(c *Ctx) uint64 { return b2u(f32(x(c)) == f32(y(c))) }
 	case OpNe:
@@ -346,16 +346,18 @@ func compileFloat(op Op, x, y evalFn) evalFn {
 	panic("kernel: unknown f32 operation " + op.String())
 }
 
-// fmin and fmax return the other operand when one is NaN, as IEEE-754
-// minNum/maxNum do and as the generated hardware compares.
-func fmin(a, b float32) float32 {
+// FMin and FMax are the language's f32 min and max: they return the other
+// operand when one is NaN, as IEEE-754 minNum/maxNum do. Back ends (the
+// generated hardware and its tests) must match them.
+func FMin(a, b float32) float32 {
 	if a < b || b != b {
 		return a
 	}
 	return b
 }
 
-func fmax(a, b float32) float32 {
+// FMax is the language's f32 max (see FMin).
+func FMax(a, b float32) float32 {
 	if a > b || b != b {
 		return a
 	}
@@ -440,7 +442,7 @@ func compileCast(n *Node) evalFn {
 		return func(c *Ctx) uint64 { return bits(float32(x(c))) }
 	case from.Float && !to.Float:
 		m := to.Mask()
-		return func(c *Ctx) uint64 { return f32ToUint(f32(x(c)), m) }
+		return func(c *Ctx) uint64 { return F32ToUint(f32(x(c)), m) }
 	}
 	if to.Width >= from.Width {
 		return x
@@ -449,8 +451,9 @@ func compileCast(n *Node) evalFn {
 	return func(c *Ctx) uint64 { return x(c) & m }
 }
 
-// f32ToUint truncates toward zero and saturates into [0, m]; NaN gives 0.
-func f32ToUint(f float32, m uint64) uint64 {
+// F32ToUint is the language's f32-to-integer cast into [0, m]: it truncates
+// toward zero and saturates; NaN gives 0.
+func F32ToUint(f float32, m uint64) uint64 {
 	switch {
 	case f != f || f <= 0:
 		return 0

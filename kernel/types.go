@@ -120,10 +120,4 @@ type Sizes struct {
 
 // VertexIDBits returns the vertex id width for a graph of v vertices: wide
 // enough that the all-ones "none" sentinel is never a real vertex.
-func VertexIDBits(v int) int {
-	w := 1
-	for (uint64(1) << uint(w)) <= uint64(v) {
-		w++
-	}
-	return w
-}
+func VertexIDBits(v int) int { return BitsFor(uint64(v)) }

@@ -43,16 +43,12 @@ func FromBoardKernel(b *boards.Board, mem string, cost *kernel.PECost) (*Platfor
 		GroupsFunc:      b.Nodes,
 		NetBitsPerSec:   b.NetworkBitsPerSecond(),
 		LinkWordBits:    b.Network.LinkWordBits,
-		FPGAsPerNode:    max(b.Network.FPGAsPerNode, 1),
 		MaxFPGAs:        b.MaxFPGAs,
 		MaxPEs:          b.MaxPEs(),
 		LinkLatencySec:  b.Network.LinkLatencyNs * 1e-9,
 		MemLatencySec:   m.LatencyNs * 1e-9,
 		PipelineCycles:  DefaultPipelineCycles,
 		CPE:             b.PE.CPE,
-	}
-	if b.Network.Topology == boards.TopologyHierarchical {
-		p.NodeNetBitsPerSec = p.NetBitsPerSec
 	}
 	switch {
 	case b.PE.MaxPerFPGA > 0:

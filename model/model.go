@@ -91,19 +91,15 @@ type Platform struct {
 	NetBitsPerSec float64
 	// LinkWordBits is the link's transfer word: an update occupies whole
 	// words unless packing is on.
-	LinkWordBits int
-	// FPGAsPerNode > 1 makes the network hierarchical: FPGAs of a node
-	// share a fast fabric and the node-level figures below bind.
-	FPGAsPerNode                        int
-	NodeIfBitsPerSec, NodeNetBitsPerSec float64
-	MaxFPGAs                            int
-	MaxPEs                              int // PEs that fit one FPGA
-	MaxPEsReason                        string
-	LinkLatencySec, MemLatencySec       float64
-	PipelineCycles                      int // depth of a PE from update in to message out, for barrier latency
-	CPE                                 map[string]float64
-	DefaultCPE                          float64
-	DefaultCPESource                    string
+	LinkWordBits                  int
+	MaxFPGAs                      int
+	MaxPEs                        int // PEs that fit one FPGA
+	MaxPEsReason                  string
+	LinkLatencySec, MemLatencySec float64
+	PipelineCycles                int // depth of a PE from update in to message out, for barrier latency
+	CPE                           map[string]float64
+	DefaultCPE                    float64
+	DefaultCPESource              string
 }
 
 // BWIf returns the usable per-group interface bandwidth with nF FPGAs.
@@ -385,19 +381,14 @@ func Evaluate(p *Platform, w *Workload, c Config) (Result, error) {
 	}
 
 	// 3 and 4. Network interface and network.
+	// A hierarchical network applies the formulas to nodes (GroupsFunc).
 	groups, groupIf, groupNet := c.FPGAs, p.BWIf(c.FPGAs), p.NetBitsPerSec
 	unit := "FPGA"
 	if p.GroupsFunc != nil {
 		groups = p.GroupsFunc(c.FPGAs)
 	}
-	if p.FPGAsPerNode > 1 {
-		if p.GroupsFunc == nil {
-			groups = (c.FPGAs + p.FPGAsPerNode - 1) / p.FPGAsPerNode
-		}
-		if p.IfFunc == nil {
-			groupIf = p.NodeIfBitsPerSec
-		}
-		groupNet, unit = p.NodeNetBitsPerSec, "node"
+	if groups != c.FPGAs {
+		unit = "node"
 	}
 	if groups > 1 {
 		g := float64(groups)
@@ -511,7 +502,7 @@ func (p *Platform) capacity(w *Workload, c Config, s Sizes) Capacity {
 	cp.VertexBitsPerFPGA = V * perVertex / nF
 	// Edges plus the edge index: GraVF-M keeps an index entry per vertex of
 	// the graph on every PE; GraVF only for its own vertices.
-	idxBits := float64(2 * bitsFor(uint64(w.Arcs)+1))
+	idxBits := float64(2 * kernel.BitsFor(uint64(w.Arcs)+1))
 	edges := float64(w.Arcs) / nF * float64(s.Edge)
 	index := V * idxBits / nF
 	if c.Arch == GraVFM {
@@ -543,12 +534,4 @@ func (p *Platform) capacity(w *Workload, c Config, s Sizes) Capacity {
 		cp.Problem = fmt.Sprintf("edge storage needs %.2f GiB per FPGA but the memory holds %.2f GiB", cp.EdgeBitsPerFPGA/8/(1<<30), p.MemCapacityBits/8/(1<<30))
 	}
 	return cp
-}
-
-func bitsFor(v uint64) int {
-	n := 1
-	for n < 64 && v>>uint(n) != 0 {
-		n++
-	}
-	return n
 }

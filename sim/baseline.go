@@ -69,6 +69,7 @@ func newBaseline(s *Setup, p Params) *baseline {
 				q.voq = append(q.voq, newRing[item](MsgFIFODepth+p.ScatterLatency))
 			}
 			b.pes = append(b.pes, q)
+			b.units = append(b.units, &q.applyUnit)
 		}
 		b.rrIn = append(b.rrIn, make([]int, s.PEs+s.FPGAs))
 	}
@@ -161,8 +162,6 @@ func (b *baseline) stepGatherApply(q *bpe) {
 		halt := q.bcHalt && bar.halt
 		q.bcSeen, q.bcHalt, q.bcCompleted = 0, true, int64(bar.round)
 		b.progress()
-		st := b.stepOf(bar.round)
-		st.end = max(st.end, b.now)
 		if halt {
 			q.mode = modeDone
 			return
@@ -460,23 +459,4 @@ func (b *baseline) deadlock() error {
 			q.id, [...]string{"apply", "gather", "done"}[q.mode], q.round, q.uq.len(), q.queued, q.in.len(), q.bcSeen, b.nPE)
 	}
 	return fmt.Errorf("%s", sb.String())
-}
-
-func (b *baseline) result() *Result {
-	r := &Result{Arch: b.s.Arch, Mem: b.s.Mem, FPGAs: b.s.FPGAs, PEs: b.s.PEs, Cycles: b.now + 1, States: b.states, Fields: b.nf}
-	fillSteps(r, b.steps)
-	for _, q := range b.pes {
-		r.PerPE = append(r.PerPE, q.st)
-	}
-	linkStats(r, b.links, b.p.PairWordsPerCycle)
-	return r
-}
-
-// PEStats returns the running breakdown of every PE (View).
-func (b *baseline) PEStats() []PEStats {
-	out := make([]PEStats, len(b.pes))
-	for i, q := range b.pes {
-		out[i] = q.st
-	}
-	return out
 }

@@ -31,6 +31,7 @@ type core struct {
 	now          int64
 	lastProgress int64
 	steps        []stepStats
+	units        []*applyUnit // every PE, in global order
 }
 
 func newCore(s *Setup, p Params) core {
@@ -136,4 +137,22 @@ func (c *core) LinkWords() []float64 {
 		out[i] = l.words
 	}
 	return out
+}
+
+// PEStats returns the running breakdown of every PE (View).
+func (c *core) PEStats() []PEStats {
+	out := make([]PEStats, len(c.units))
+	for i, q := range c.units {
+		out[i] = q.st
+	}
+	return out
+}
+
+// result collects the measurements of a finished run.
+func (c *core) result() *Result {
+	r := &Result{Arch: c.s.Arch, Mem: c.s.Mem, FPGAs: c.s.FPGAs, PEs: c.s.PEs, Cycles: c.now + 1, States: c.states, Fields: c.nf}
+	fillSteps(r, c.steps)
+	r.PerPE = c.PEStats()
+	linkStats(r, c.links, c.p.PairWordsPerCycle)
+	return r
 }

@@ -3,7 +3,6 @@ package sim_test
 import (
 	"context"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -66,15 +65,7 @@ func TestDatasetsMatchReference(t *testing.T) {
 					}
 					return
 				}
-				worst := 0.0
-				for j, v := range fx.ref.States {
-					a := float64(math.Float32frombits(uint32(v)))
-					b := float64(math.Float32frombits(uint32(res.States[j])))
-					if a != 0 {
-						worst = max(worst, math.Abs(a-b)/math.Abs(a))
-					}
-				}
-				if worst > 1e-4 {
+				if worst := worstRelative(fx.ref.States, res.States); worst > 1e-4 {
 					t.Fatalf("PageRank: worst relative error %.3g > 1e-4", worst)
 				}
 			})

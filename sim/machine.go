@@ -95,7 +95,6 @@ type pe struct {
 	// gather
 	hazardSlot []int64 // per hazard slot (local index mod HazardSlots): the cycle it frees
 	lastAny    int64
-	applyStart []int64 // per superstep
 
 	// payloads of messages in flight (scatter output), slot = seq % cap
 	paySeq int32
@@ -103,7 +102,6 @@ type pe struct {
 
 	// per-cycle flags for the stall breakdown
 	issued, hazard, scatterBusy bool
-	doneAt                      int64
 }
 
 // link is one direction of one FPGA pair.
@@ -157,7 +155,6 @@ type stepStats struct {
 	start    int64
 	active   int64
 	messages int64
-	end      int64
 }
 
 // newMachine builds the system: partition, layout, filter, PEs, links.
@@ -180,9 +177,9 @@ func newMachine(s *Setup, p Params) *machine {
 				hazardSlot:  make([]int64, hazardSlots(len(members))),
 				bcCompleted: -1, bcHalt: true,
 				pay: make([]uint64, paySlots*max(m.nm, 1)), lastAny: math.MinInt32}
-			q.applyStart = append(q.applyStart, 0)
 			m.fpgas[f].pes = append(m.fpgas[f].pes, q)
 			m.pes = append(m.pes, q)
+			m.units = append(m.units, &q.applyUnit)
 		}
 	}
 	m.makeLinks(p.UpdateWords, 0)
@@ -266,12 +263,9 @@ func (m *machine) stepGatherApply(q *pe) {
 		b := q.msgs.pop()
 		m.progress()
 		if b.halt {
-			q.mode, q.doneAt = modeDone, m.now
-			m.stepOf(b.round).end = max(m.stepOf(b.round).end, m.now)
+			q.mode = modeDone
 			return
 		}
-		st := m.stepOf(b.round)
-		st.end = max(st.end, m.now)
 		q.round = b.round + 1
 		q.mode, q.applyIdx, q.sent = modeApply, 0, 0
 		ns := m.stepOf(q.round)

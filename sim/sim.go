@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -224,17 +225,6 @@ func Run(ctx context.Context, s *Setup) (*Result, error) {
 	return res, nil
 }
 
-// result collects the machine's measurements.
-func (m *machine) result() *Result {
-	r := &Result{Arch: m.s.Arch, Mem: m.s.Mem, FPGAs: m.s.FPGAs, PEs: m.s.PEs, Cycles: m.now + 1, States: m.states, Fields: m.nf}
-	fillSteps(r, m.steps)
-	for _, q := range m.pes {
-		r.PerPE = append(r.PerPE, q.st)
-	}
-	linkStats(r, m.links, m.p.PairWordsPerCycle)
-	return r
-}
-
 // fillSteps turns superstep counters into the result's list; a superstep
 // lasts until the next one starts.
 func fillSteps(r *Result, steps []stepStats) {
@@ -293,24 +283,11 @@ func finish(s *Setup, r *Result) error {
 	cpe, src := p.KernelCPE(s.Kernel.Spec.Name)
 	w := model.NewWorkload(s.Kernel, s.Graph, cpe, src, nil)
 	mr, err := model.Evaluate(p, w, model.Config{FPGAs: s.FPGAs, PEs: s.PEs, Arch: s.Arch, Mem: s.Mem, Packing: s.Packing, Filter: s.Filter})
-	if err == nil || isCapacity(err) {
+	if err == nil || errors.Is(err, model.ErrCapacity) {
 		r.ModelTSys = mr.TSys
 		if mr.TSys > 0 {
 			r.Efficiency = r.TEPS / mr.TSys
 		}
 	}
 	return nil
-}
-
-func isCapacity(err error) bool {
-	return err != nil && strings.Contains(err.Error(), model.ErrCapacity.Error())
-}
-
-// PEStats returns the running breakdown of every PE.
-func (m *machine) PEStats() []PEStats {
-	out := make([]PEStats, len(m.pes))
-	for i, q := range m.pes {
-		out[i] = q.st
-	}
-	return out
 }

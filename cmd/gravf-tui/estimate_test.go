@@ -2,21 +2,16 @@ package main
 
 import (
 	"encoding/json"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/gravf-tui/gravf-tui/internal/testenv"
 )
 
 // TestEstimateOnly synthesises a small design with yosys, caches the
 // per-PE cost and checks that the model then derives nP max from it.
 func TestEstimateOnly(t *testing.T) {
-	if _, err := exec.LookPath("yosys"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("yosys is required in CI")
-		}
-		t.Skip("yosys not installed")
-	}
+	testenv.NeedTool(t, "yosys")
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	out, _, err := runCLI(t, "export", "--board", "u250", "--kernel", "wcc", "--graph", "uniform:v=1024,d=8,seed=1", "--fpgas", "2", "--pes", "2", "--estimate-only")
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -141,18 +142,9 @@ func showKernel(w io.Writer, s *kernel.Spec, vertices int) error {
 		fmt.Fprintf(w, "\nPE COST (estimate, overrides the board's): %d LUT, %d FF, %d BRAM36, %d DSP\n", c.LUT, c.FF, c.BRAM36, c.DSP)
 	}
 	if len(s.Verilog) > 0 {
-		fmt.Fprintf(w, "\nHAND-WRITTEN VERILOG: %s\n", strings.Join(sortedKeys(s.Verilog), ", "))
+		fmt.Fprintf(w, "\nHAND-WRITTEN VERILOG: %s\n", strings.Join(slices.Sorted(maps.Keys(s.Verilog)), ", "))
 	}
 	return nil
-}
-
-func sortedKeys(m map[string]string) []string {
-	var k []string
-	for n := range m {
-		k = append(k, n)
-	}
-	slices.Sort(k)
-	return k
 }
 
 func writeJSON(w io.Writer, v any) error {

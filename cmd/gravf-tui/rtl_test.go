@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -10,18 +9,14 @@ import (
 	"testing"
 
 	"github.com/gravf-tui/gravf-tui/internal/datasets"
+	"github.com/gravf-tui/gravf-tui/internal/testenv"
 )
 
 // TestRTLAgreesWithSimulator exports projects, runs their testbench in
 // Icarus and compares the total cycle count with `sim --detail cycle` for
 // the same configuration (edges in BRAM): they must agree within 5 %.
 func TestRTLAgreesWithSimulator(t *testing.T) {
-	if _, err := exec.LookPath("iverilog"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("iverilog is required in CI")
-		}
-		t.Skip("iverilog not installed")
-	}
+	testenv.NeedTool(t, "iverilog")
 	cases := []struct {
 		kernel, graph string
 		args          []string

@@ -1,0 +1,25 @@
+// Package testenv tells tests whether the external tools they need
+// (iverilog, verilator, yosys, gpmetis, tclsh) are installed. Outside CI a
+// missing tool skips the test; in CI (CI set) it fails it, because a check
+// that is skipped in CI does not count.
+package testenv
+
+import (
+	"os"
+	"os/exec"
+	"testing"
+)
+
+// NeedTool returns the path of the named program, or stops the test as
+// the package doc says.
+func NeedTool(tb testing.TB, name string) string {
+	tb.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			tb.Fatalf("%s is required in CI (make test installs it): %v", name, err)
+		}
+		tb.Skipf("%s not installed: %v", name, err)
+	}
+	return p
+}
