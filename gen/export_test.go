@@ -20,7 +20,10 @@ import (
 	"github.com/gravf-tui/gravf-tui/samples"
 )
 
-func exportProject(t *testing.T, kname, graphPath string, format graph.Format, nF, nP int, dir string, force bool) (*Manifest, error) {
+// loadSample loads a sample kernel and a graph (with weights when the
+// kernel has edge data) and binds them, with every vertex parameter (the
+// BFS/SSSP root) at label 1.
+func loadSample(t *testing.T, kname, graphPath string, format graph.Format) (*kernel.Kernel, *graph.Graph) {
 	t.Helper()
 	spec, err := samples.Kernel(kname)
 	if err != nil {
@@ -40,6 +43,12 @@ func exportProject(t *testing.T, kname, graphPath string, format graph.Format, n
 	if err != nil {
 		t.Fatal(err)
 	}
+	return k, g
+}
+
+func exportProject(t *testing.T, kname, graphPath string, format graph.Format, nF, nP int, dir string, force bool) (*Manifest, error) {
+	t.Helper()
+	k, g := loadSample(t, kname, graphPath, format)
 	b, err := boards.Get("ac510")
 	if err != nil {
 		t.Fatal(err)

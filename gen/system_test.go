@@ -67,24 +67,7 @@ func TestSystemIcarus(t *testing.T) {
 		{"wcc", "uniform:v=300,d=6,seed=4", 4, 2},
 	} {
 		t.Run(c.kernel+"/"+filepath.Base(c.graph), func(t *testing.T) {
-			spec, err := samples.Kernel(c.kernel)
-			if err != nil {
-				t.Fatal(err)
-			}
-			g, err := graph.Load(c.graph, graph.ReadOptions{Weighted: len(spec.Edge) > 0})
-			if err != nil {
-				t.Fatal(err)
-			}
-			params := map[string]string{}
-			for _, p := range spec.Params {
-				if p.Kind == kernel.ParamVertex {
-					params[p.Name] = "1"
-				}
-			}
-			k, err := spec.Bind(kernel.Env{Vertices: g.NumVertices(), Params: params, Lookup: g.Lookup})
-			if err != nil {
-				t.Fatal(err)
-			}
+			k, g := loadSample(t, c.kernel, c.graph, "")
 			s, err := GenerateSystem(context.Background(), SystemOptions{Kernel: k, Graph: g, FPGAs: c.nF, PEs: c.nP, Filter: true, LinkLatency: 20})
 			if err != nil {
 				t.Fatal(err)
