@@ -1,0 +1,166 @@
+package explorer
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// encodeCell writes a cell in the canonical form: the `[[cell]]` line, the
+// kind, then every field of the input in declaration order (maps as inline
+// tables with sorted keys, omitted when empty), and a blank line.
+func encodeCell(in Input) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[[cell]]\nkind = %s\n", quote(string(in.Kind())))
+	v := reflect.ValueOf(in).Elem()
+	t := v.Type()
+	for i := range t.NumField() {
+		key := t.Field(i).Tag.Get("toml")
+		if key == "" {
+			continue
+		}
+		f := v.Field(i)
+		switch f.Kind() {
+		case reflect.Map:
+			if f.Len() == 0 {
+				continue
+			}
+			fmt.Fprintf(&b, "%s = %s\n", key, inlineTable(f))
+		case reflect.String:
+			s := f.String()
+			if strings.Contains(s, "\n") {
+				fmt.Fprintf(&b, "%s = %s\n", key, multiline(s))
+			} else {
+				fmt.Fprintf(&b, "%s = %s\n", key, quote(s))
+			}
+		default:
+			fmt.Fprintf(&b, "%s = %s\n", key, scalar(f))
+		}
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+func inlineTable(m reflect.Value) string {
+	keys := make([]string, 0, m.Len())
+	for _, k := range m.MapKeys() {
+		keys = append(keys, k.String())
+	}
+	sortStrings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		val := m.MapIndex(reflect.ValueOf(k))
+		var vs string
+		if val.Kind() == reflect.String {
+			vs = quote(val.String())
+		} else {
+			vs = scalar(val)
+		}
+		parts[i] = bareKey(k) + " = " + vs
+	}
+	return "{ " + strings.Join(parts, ", ") + " }"
+}
+
+func sortStrings(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+func scalar(v reflect.Value) string {
+	switch v.Kind() {
+	case reflect.Bool:
+		return strconv.FormatBool(v.Bool())
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		return strconv.FormatInt(v.Int(), 10)
+	case reflect.Uint, reflect.Uint64, reflect.Uint32:
+		return strconv.FormatUint(v.Uint(), 10)
+	case reflect.Float64, reflect.Float32:
+		return formatFloat(v.Float())
+	}
+	panic(fmt.Sprintf("explorer: no TOML encoding for %s", v.Kind()))
+}
+
+// formatFloat writes the shortest float that reads back exactly, always
+// with a fraction or exponent so that TOML keeps it a float.
+func formatFloat(f float64) string {
+	s := strconv.FormatFloat(f, 'g', -1, 64)
+	if !strings.ContainsAny(s, ".eEn") { // n: NaN, Inf are rejected by Check
+		s += ".0"
+	}
+	if strings.Contains(s, "e") && !strings.Contains(s, ".") {
+		m, e, _ := strings.Cut(s, "e")
+		s = m + ".0e" + e
+	}
+	return s
+}
+
+func bareKey(k string) string {
+	if k == "" {
+		return `""`
+	}
+	for _, c := range k {
+		if !(c == '_' || c == '-' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return quote(k)
+		}
+	}
+	return k
+}
+
+// quote writes a TOML basic string.
+func quote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\r':
+			b.WriteString(`\r`)
+		default:
+			if r < 0x20 || r == 0x7f {
+				fmt.Fprintf(&b, `\u%04X`, r)
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// multiline writes a TOML multi-line basic string; the newline after the
+// opening quotes is trimmed by TOML, so the text reads back exactly.
+func multiline(s string) string {
+	var b strings.Builder
+	b.WriteString("\"\"\"\n")
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\n', '\t':
+			b.WriteRune(r)
+		case '\r':
+			b.WriteString(`\r`)
+		default:
+			if r < 0x20 || r == 0x7f {
+				fmt.Fprintf(&b, `\u%04X`, r)
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	b.WriteString("\"\"\"")
+	return b.String()
+}

@@ -1,0 +1,200 @@
+package explorer
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/gravf-tui/gravf-tui/model"
+)
+
+// Recommend explains a choice of the optimiser in plain words: the chosen
+// design and why, where each limit takes over along the nF curve, what the
+// last (and the next) FPGA adds, which switch of the design would gain
+// most, and what would move the binding limit. base is what the user fixed
+// (0 FPGAs or PEs: chosen by the optimiser).
+func Recommend(p *model.Platform, w *model.Workload, base model.Config, ch model.Choice) []string {
+	b := ch.Best
+	var out []string
+	how := "chosen by the optimiser"
+	switch {
+	case base.FPGAs > 0 && base.PEs > 0:
+		how = "as given"
+	case base.FPGAs > 0:
+		how = "FPGAs given, PEs chosen"
+	case base.PEs > 0:
+		how = "PEs given, FPGAs chosen"
+	}
+	out = append(out, fmt.Sprintf("%d FPGAs x %d PEs (%s): T_sys %s, bound by %s.", b.FPGAs, b.PEs, how, TEPS(b.TSys), model.LimitTitle(b.Binding)))
+	out = append(out, regimes(ch.Curve)...)
+	if s := marginal(ch.Curve, b.FPGAs, p.MaxFPGAs); s != "" {
+		out = append(out, s)
+	}
+	out = append(out, switches(p, w, b)...)
+	out = append(out, mover(p, w, b))
+	return out
+}
+
+// regimes says from which nF on each limit binds along the curve.
+func regimes(curve []model.Point) []string {
+	var out []string
+	prev := ""
+	for i, pt := range curve {
+		if !pt.Fits || pt.Binding == prev {
+			continue
+		}
+		if i > 0 && prev != "" {
+			out = append(out, fmt.Sprintf("%s binds from %d FPGAs on (%s before).", capital(model.LimitTitle(pt.Binding)), pt.FPGAs, model.LimitTitle(prev)))
+		}
+		prev = pt.Binding
+	}
+	return out
+}
+
+// marginal reports what the last FPGA added and what the next would add.
+func marginal(curve []model.Point, nF, maxF int) string {
+	at := func(f int) (float64, bool) {
+		for _, pt := range curve {
+			if pt.FPGAs == f && pt.Fits {
+				return pt.TSys, true
+			}
+		}
+		return 0, false
+	}
+	cur, ok := at(nF)
+	if !ok {
+		return ""
+	}
+	s := ""
+	if prev, ok := at(nF - 1); ok && prev > 0 {
+		s = fmt.Sprintf("A %s FPGA adds %s", ordinal(nF), pct(cur/prev-1))
+	}
+	if next, ok := at(nF + 1); ok && cur > 0 {
+		if s != "" {
+			s += "; a "
+		} else {
+			s = "A "
+		}
+		s += fmt.Sprintf("%s would add %s", ordinal(nF+1), pct(next/cur-1))
+	} else if maxF > 0 && nF >= maxF && s != "" {
+		s += fmt.Sprintf("; the platform has %d FPGAs", maxF)
+	}
+	if s == "" {
+		return ""
+	}
+	return s + "."
+}
+
+// switches evaluates the design's on/off choices one at a time and reports
+// those that gain.
+func switches(p *model.Platform, w *model.Workload, b model.Result) []string {
+	type alt struct {
+		what string
+		c    model.Config
+	}
+	var alts []alt
+	c := b.Config
+	if !c.Packing {
+		x := c
+		x.Packing = true
+		alts = append(alts, alt{"pack updates", x})
+	}
+	if c.Arch == model.GraVFM && !c.Filter && c.FPGAs > 1 {
+		x := c
+		x.Filter = true
+		alts = append(alts, alt{"turn the update filter on", x})
+	}
+	if c.Arch == model.GraVF {
+		x := c
+		x.Arch, x.Filter = model.GraVFM, true
+		alts = append(alts, alt{"use GraVF-M's broadcast", x})
+	}
+	if c.Mem == model.OffChip {
+		x := c
+		x.Mem = model.BRAM
+		alts = append(alts, alt{"keep the edges in BRAM", x})
+	}
+	var out []string
+	for _, a := range alts {
+		r, err := model.Evaluate(p, w, a.c)
+		if err != nil {
+			if a.c.Mem == model.BRAM && r.Capacity.Problem != "" {
+				out = append(out, fmt.Sprintf("Edges in BRAM do not fit: %s.", r.Capacity.Problem))
+			}
+			continue
+		}
+		gain := r.TSys / b.TSys
+		switch {
+		case gain > 1.01:
+			out = append(out, fmt.Sprintf("%s to gain %.2fx (%s, bound by %s).", capital(a.what), gain, TEPS(r.TSys), model.LimitTitle(r.Binding)))
+		case a.what == "pack updates" && b.Binding == model.LimitIf:
+			out = append(out, "Packing gains nothing here: an update already fills the link word.")
+		}
+	}
+	return out
+}
+
+// mover says how far the binding limit is below the next one and what
+// would raise it.
+func mover(p *model.Platform, w *model.Workload, b model.Result) string {
+	type lim struct {
+		name string
+		v    float64
+	}
+	var ls []lim
+	b.Limits.Each(func(name string, v float64) {
+		if !math.IsInf(v, 1) {
+			ls = append(ls, lim{name, v})
+		}
+	})
+	slices.SortStableFunc(ls, func(a, c lim) int {
+		switch {
+		case a.v < c.v:
+			return -1
+		case a.v > c.v:
+			return 1
+		}
+		return 0
+	})
+	lever := map[string]string{
+		model.LimitPE:  fmt.Sprintf("more PEs per FPGA (at most %d fit), a lower CPE (%.2f, %s) or more FPGAs", p.MaxPEs, w.CPE, w.CPESource),
+		model.LimitMem: fmt.Sprintf("edges in BRAM, a wider memory word (m_memword %d bits) or more memory bandwidth", b.Sizes.MemWord),
+		model.LimitIf:  fmt.Sprintf("packing, the update filter, narrower updates (%d bits on the wire) or faster links", b.Sizes.Update.Bits),
+		model.LimitNet: "a faster network",
+	}
+	if len(ls) < 2 {
+		return fmt.Sprintf("Only %s limits this design; %s would raise it.", model.LimitTitle(b.Binding), lever[b.Binding])
+	}
+	next := ls[1]
+	return fmt.Sprintf("To move the binding limit: %s would raise %s; past +%s %s binds (%s).",
+		lever[ls[0].name], model.LimitTitle(ls[0].name), pct(next.v/ls[0].v-1), model.LimitTitle(next.name), TEPS(next.v))
+}
+
+func pct(f float64) string {
+	if math.Abs(f) >= 0.1 {
+		return fmt.Sprintf("%.0f %%", f*100)
+	}
+	return fmt.Sprintf("%.1f %%", f*100)
+}
+
+func ordinal(n int) string {
+	suffix := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return fmt.Sprint(n) + suffix
+}
+
+func capital(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
+}

@@ -1,0 +1,331 @@
+package explorer
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"github.com/gravf-tui/gravf-tui/gen"
+	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/model"
+	"github.com/gravf-tui/gravf-tui/sim"
+)
+
+// --- partition --------------------------------------------------------------
+
+// PartitionOutput is the partition cell's result for the design point
+// (the optimiser's when the platform leaves nF or nP open).
+type PartitionOutput struct {
+	Method graph.Partitioner `json:"method"`
+	FPGAs  int               `json:"fpgas"`
+	PEs    int               `json:"pes"`
+	// EdgesPerPE are the arcs every PE stores in the GraVF-M layout.
+	EdgesPerPE []int          `json:"edges_per_pe"`
+	Cut        graph.CutStats `json:"cut"`
+}
+
+// Text implements Output.
+func (o *PartitionOutput) Text() string {
+	c := o.Cut
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s over %d FPGAs x %d PEs: edges per PE %d..%d (mean %.0f, imbalance %.2f %%)\n",
+		o.Method, o.FPGAs, o.PEs, c.EdgesPerPEMin, c.EdgesPerPEMax, c.EdgesPerPEMean, c.EdgeImbalance*100)
+	fmt.Fprintf(&b, "  cut: %d of %d arcs cross FPGAs (%.1f %%), %d cross PEs; the filter saves %.1f %% of remote updates\n",
+		c.CrossFPGAArcs, c.Arcs, pctOf(c.CrossFPGAArcs, c.Arcs), c.CrossPEArcs, c.FilterSaving*100)
+	return b.String()
+}
+
+func pctOf(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return 100 * float64(a) / float64(b)
+}
+
+// partitionInput is the partition cell above, or the default.
+func (e *evaluator) partitionInput() *Partition {
+	if s, ok := e.st.deps[KindPartition]; ok {
+		return e.job.steps[s].in.(*Partition)
+	}
+	in, _ := NewInput(KindPartition)
+	return in.(*Partition)
+}
+
+func (e *evaluator) partition(in *Partition) (Output, error) {
+	d, err := e.design()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := e.resolveConfig(d)
+	if err != nil {
+		return nil, err
+	}
+	method, _ := graph.ParsePartitioner(in.Partitioner)
+	p, err := graph.NewPartition(e.ctx, d.graph, graph.PartitionOptions{FPGAs: cfg.FPGAs, PEs: cfg.PEs, Method: method, UFactor: in.UFactor, Seed: in.Seed})
+	if err != nil {
+		return nil, err
+	}
+	return &PartitionOutput{Method: method, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
+		EdgesPerPE: graph.NewEdgeLayout(d.graph, p).EdgesPerPE(), Cut: graph.ComputeCutStats(d.graph, p)}, nil
+}
+
+// --- simulate ---------------------------------------------------------------
+
+// SimulateOutput is the simulate cell's result.
+type SimulateOutput struct {
+	Config model.Config `json:"config"`
+	// Result is what the simulator measured (its JSON is `gravf-tui sim
+	// --json`), with the model's T_sys and the efficiency sim/model.
+	Result *sim.Result `json:"result"`
+	// Trace is the trace file written, if any.
+	Trace string `json:"trace,omitempty"`
+}
+
+// Text implements Output.
+func (o *SimulateOutput) Text() string {
+	r := o.Result
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s, %d FPGAs x %d PEs, %s detail: %d cycles (%.3g s), %d messages in %d supersteps\n",
+		r.Arch, r.FPGAs, r.PEs, r.Detail, r.Cycles, r.Seconds, r.Messages, r.Supersteps)
+	fmt.Fprintf(&b, "  throughput %s; the model's T_sys %s; simulation/model %.2f\n", TEPS(r.TEPS), TEPS(r.ModelTSys), r.Efficiency)
+	s := r.Stalls
+	total := float64(s.Busy + s.Apply + s.Hazard + s.Scatter + s.Memory + s.Crossbar + s.Network + s.Barrier + s.Done)
+	if total > 0 {
+		fmt.Fprintf(&b, "  PE cycles: busy %.1f %%, apply %.1f %%, hazard %.1f %%, scatter %.1f %%, memory %.1f %%, crossbar %.1f %%, network %.1f %%, barrier %.1f %%, done %.1f %%\n",
+			100*float64(s.Busy)/total, 100*float64(s.Apply)/total, 100*float64(s.Hazard)/total, 100*float64(s.Scatter)/total,
+			100*float64(s.Memory)/total, 100*float64(s.Crossbar)/total, 100*float64(s.Network)/total, 100*float64(s.Barrier)/total, 100*float64(s.Done)/total)
+	}
+	fmt.Fprintf(&b, "  result sha256 %s\n", r.ResultSHA256)
+	if o.Trace != "" {
+		fmt.Fprintf(&b, "  trace %s\n", o.Trace)
+	}
+	return b.String()
+}
+
+func (e *evaluator) simulate(in *Simulate) (Output, error) {
+	d, err := e.design()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := e.resolveConfig(d)
+	if err != nil {
+		return nil, err
+	}
+	steps, err := e.supersteps(d)
+	if err != nil {
+		return nil, err
+	}
+	pin := e.partitionInput()
+	method, _ := graph.ParsePartitioner(pin.Partitioner)
+	detail, _ := sim.ParseDetail(in.Detail)
+	total := int64(len(steps))
+	setup := &sim.Setup{Board: d.board, Kernel: d.kernel, Graph: d.graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs, Arch: cfg.Arch, Mem: cfg.Mem,
+		Partitioner: method, UFactor: pin.UFactor, Packing: cfg.Packing, Filter: cfg.Filter, Seed: in.Seed, Detail: detail, MaxCycles: in.MaxCycles,
+		Progress: func(p sim.Progress) {
+			e.progress(Progress{Done: int64(p.Superstep), Total: total, Text: fmt.Sprintf("superstep %d of %d, cycle %d", p.Superstep, total, p.Cycle)})
+		}}
+	finish := func(*sim.Result, error) error { return nil }
+	tracePath := ""
+	if in.Trace != "" {
+		tracePath = e.resolve(in.Trace)
+		if finish, err = sim.RecordFile(setup, tracePath, 0); err != nil {
+			return nil, err
+		}
+	}
+	res, err := sim.Run(e.ctx, setup)
+	if err2 := finish(res, err); err == nil {
+		err = err2
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &SimulateOutput{Config: cfg, Result: res, Trace: tracePath}, nil
+}
+
+// --- trace ------------------------------------------------------------------
+
+// TraceOutput is the trace cell's result: the trace's header and summary,
+// and the selected superstep.
+type TraceOutput struct {
+	File       string               `json:"file"`
+	Meta       sim.TraceMeta        `json:"meta"`
+	Summary    sim.TraceSummary     `json:"summary"`
+	Samples    int                  `json:"samples"`
+	Supersteps []sim.TraceSuperstep `json:"supersteps"`
+	Superstep  int                  `json:"superstep"`
+	trace      *sim.Trace
+}
+
+// Trace is the loaded trace, for replay.
+func (o *TraceOutput) Trace() *sim.Trace { return o.trace }
+
+// Text implements Output.
+func (o *TraceOutput) Text() string {
+	m, s := o.Meta, o.Summary
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s on %s, %s, %d FPGAs x %d PEs, %s detail; %d samples of %d cycles\n",
+		filepath.Base(o.File), m.Kernel, m.Board, m.Graph, m.FPGAs, m.PEs, m.Detail, o.Samples, m.Interval)
+	fmt.Fprintf(&b, "  %d cycles, %d messages in %d supersteps, %s\n", s.Cycles, s.Messages, s.Supersteps, TEPS(s.TEPS))
+	if o.Superstep < len(o.Supersteps) {
+		st := o.Supersteps[o.Superstep]
+		fmt.Fprintf(&b, "  superstep %d: cycles %d..%d, %d active, %d messages\n", st.Index, st.Start, st.End(), st.Active, st.Messages)
+	}
+	return b.String()
+}
+
+func (e *evaluator) trace(in *Trace) (Output, error) {
+	file := e.resolve(in.File)
+	if file == "" {
+		so, ok := e.dep(KindSimulate).(*SimulateOutput)
+		if !ok || so.Trace == "" {
+			return nil, errors.New("no trace file: set file, or record one with a simulate cell's trace above")
+		}
+		file = so.Trace
+	}
+	tr, err := sim.ReadTraceFile(file)
+	if err != nil {
+		return nil, err
+	}
+	steps := tr.Supersteps()
+	if in.Superstep >= len(steps) && len(steps) > 0 {
+		return nil, fmt.Errorf("superstep %d: the trace has %d supersteps", in.Superstep, len(steps))
+	}
+	return &TraceOutput{File: file, Meta: tr.Meta(), Summary: tr.Summary(), Samples: len(tr.Samples()), Supersteps: steps, Superstep: in.Superstep, trace: tr}, nil
+}
+
+// --- export -----------------------------------------------------------------
+
+// ExportOutput is the export cell's result.
+type ExportOutput struct {
+	Dir      string        `json:"dir"`
+	Manifest *gen.Manifest `json:"manifest"`
+	// Sim is the `RESULT ...` line of `make sim` when the cell ran it.
+	Sim string `json:"sim,omitempty"`
+}
+
+// Text implements Output.
+func (o *ExportOutput) Text() string {
+	m := o.Manifest
+	var b strings.Builder
+	fmt.Fprintf(&b, "wrote %s: %d files; %d FPGAs x %d PEs of %s on %s; expect %d messages in %d supersteps\n",
+		o.Dir, len(m.Files), m.FPGAs, m.PEs, m.Kernel, m.Board, m.Expected.Messages, m.Expected.Supersteps)
+	b.WriteString(FileTree(m.Files))
+	if o.Sim != "" {
+		fmt.Fprintf(&b, "make sim: %s\n", o.Sim)
+	}
+	return b.String()
+}
+
+// FileTree draws a list of slash-separated paths as an indented tree,
+// folders first as they appear.
+func FileTree(files []string) string {
+	var b strings.Builder
+	seen := map[string]bool{}
+	for _, f := range files {
+		parts := strings.Split(f, "/")
+		for i := range parts {
+			key := strings.Join(parts[:i+1], "/")
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			name := parts[i]
+			if i < len(parts)-1 {
+				name += "/"
+			}
+			fmt.Fprintf(&b, "  %s%s\n", strings.Repeat("  ", i), name)
+		}
+	}
+	return b.String()
+}
+
+// Version is the module version recorded in exported manifests.
+func Version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}
+
+func (e *evaluator) export(in *Export) (Output, error) {
+	d, err := e.design()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := e.resolveConfig(d)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Arch != model.GraVFM {
+		return nil, fmt.Errorf("arch %s: the generator builds GraVF-M only", cfg.Arch)
+	}
+	pin := e.partitionInput()
+	method, _ := graph.ParsePartitioner(pin.Partitioner)
+	dir := e.resolve(in.Out)
+	e.progress(Progress{Text: "writing " + dir})
+	opts := gen.ExportOptions{Board: d.board, Kernel: d.kernel, Graph: d.graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
+		Partitioner: method, Filter: cfg.Filter, Dir: dir, Force: in.Force, Version: Version()}
+	if err := setExportMem(&opts, cfg.Mem); err != nil {
+		return nil, err
+	}
+	m, err := gen.Export(e.ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	o := &ExportOutput{Dir: dir, Manifest: m}
+	if in.RunSim {
+		e.progress(Progress{Text: "make sim in " + dir})
+		line, err := e.makeSim(dir)
+		if err != nil {
+			return nil, err
+		}
+		o.Sim = line
+	}
+	return o, nil
+}
+
+// makeSim runs `make sim` in dir and returns its RESULT line.
+func (e *evaluator) makeSim(dir string) (string, error) {
+	cmd := exec.CommandContext(e.ctx, "make", "-s", "sim")
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	line := ""
+	sc := bufio.NewScanner(bytes.NewReader(out.Bytes()))
+	for sc.Scan() {
+		if t := strings.TrimSpace(sc.Text()); strings.HasPrefix(t, "RESULT ") {
+			line = t
+		}
+	}
+	if err != nil {
+		if e.ctx.Err() != nil {
+			return "", e.ctx.Err()
+		}
+		tail := out.String()
+		if len(tail) > 2000 {
+			tail = tail[len(tail)-2000:]
+		}
+		if line != "" {
+			return "", fmt.Errorf("make sim: %s", line)
+		}
+		return "", fmt.Errorf("make sim: %v\n%s", err, tail)
+	}
+	if line == "" {
+		return "", errors.New("make sim printed no RESULT line")
+	}
+	return line, nil
+}
+
+// setExportMem selects the edge memory of the exported design.
+func setExportMem(o *gen.ExportOptions, mem model.MemKind) error {
+	if mem != model.BRAM {
+		return fmt.Errorf("mem %s: the generator builds block-RAM edge storage only so far; set mem = \"bram\" in the platform cell", mem)
+	}
+	return nil
+}
