@@ -111,6 +111,15 @@ func evaluateModel(p *model.Platform, k *kernel.Kernel, g *graph.Graph, cfg mode
 		return nil, err
 	}
 	b := ch.Best
+	if cfg.FPGAs > 0 {
+		// The curve over nF at the chosen nP, for the chart, even when nF
+		// is fixed.
+		full := cfg
+		full.FPGAs, full.PEs = 0, b.PEs
+		if fc, err := model.Optimise(p, w, full); err == nil || len(fc.Curve) > 0 {
+			ch.Curve = fc.Curve
+		}
+	}
 	out := &ModelOutput{
 		Board: p.Name, Kernel: k.Spec.Name, Graph: g.Name, Vertices: g.NumVertices(), Arcs: int64(g.NumArcs()), Degree: w.Degree(),
 		FPGAs: b.FPGAs, PEs: b.PEs, Arch: b.Arch, Mem: b.Mem, Packing: b.Packing, Filter: b.Filter,
