@@ -80,98 +80,98 @@ type Input interface {
 type Platform struct {
 	// Board is a built-in board name or a board .toml file (relative to
 	// the notebook).
-	Board string `toml:"board"`
-	FPGAs int    `toml:"fpgas"`
-	PEs   int    `toml:"pes"`
+	Board string `toml:"board" json:"board"`
+	FPGAs int    `toml:"fpgas" json:"fpgas"`
+	PEs   int    `toml:"pes" json:"pes"`
 	// Arch is gravf-m or gravf; Mem is offchip or bram.
-	Arch    string `toml:"arch"`
-	Mem     string `toml:"mem"`
-	Packing bool   `toml:"packing"`
-	Filter  bool   `toml:"filter"`
+	Arch    string `toml:"arch" json:"arch"`
+	Mem     string `toml:"mem" json:"mem"`
+	Packing bool   `toml:"packing" json:"packing"`
+	Filter  bool   `toml:"filter" json:"filter"`
 	// CPE overrides the PE's cycles per edge (0: the board's figure).
-	CPE float64 `toml:"cpe"`
+	CPE float64 `toml:"cpe" json:"cpe"`
 	// Set overrides board parameters by the names of BoardParams.
-	Set map[string]float64 `toml:"set"`
+	Set map[string]float64 `toml:"set" json:"set"`
 }
 
 // Kernel picks the vertex program and its parameter values, and may change
 // field widths of its layouts ("vertex.label" = "16").
 type Kernel struct {
 	// Kernel is a built-in name or a folder with kernel.toml.
-	Kernel string            `toml:"kernel"`
-	Params map[string]string `toml:"params"`
-	Widths map[string]string `toml:"widths"`
+	Kernel string            `toml:"kernel" json:"kernel"`
+	Params map[string]string `toml:"params" json:"params"`
+	Widths map[string]string `toml:"widths" json:"widths"`
 }
 
 // Dataset is a generator spec (uniform:v=...,d=...) or a graph file.
 type Dataset struct {
-	Graph    string `toml:"graph"`
-	Format   string `toml:"format"`
-	Directed bool   `toml:"directed"`
+	Graph    string `toml:"graph" json:"graph"`
+	Format   string `toml:"format" json:"format"`
+	Directed bool   `toml:"directed" json:"directed"`
 	// RandomWeights gives unweighted graphs seeded weights in [1, N].
-	RandomWeights uint32 `toml:"random_weights"`
-	WeightSeed    uint64 `toml:"weight_seed"`
+	RandomWeights uint32 `toml:"random_weights" json:"random_weights"`
+	WeightSeed    uint64 `toml:"weight_seed" json:"weight_seed"`
 }
 
 // Partition picks how vertices are spread over the PEs.
 type Partition struct {
-	Partitioner string `toml:"partitioner"`
+	Partitioner string `toml:"partitioner" json:"partitioner"`
 	// UFactor and Seed configure METIS.
-	UFactor int    `toml:"ufactor"`
-	Seed    uint64 `toml:"seed"`
+	UFactor int    `toml:"ufactor" json:"ufactor"`
+	Seed    uint64 `toml:"seed" json:"seed"`
 }
 
 // Model evaluates the analytical model and the optimiser.
 type Model struct {
 	// Latency adds the latency-aware prediction (runs the reference
 	// engine once per kernel and dataset).
-	Latency bool `toml:"latency"`
+	Latency bool `toml:"latency" json:"latency"`
 }
 
 // Sweep evaluates a grid of design points (see ParseGrid for the syntax).
 type Sweep struct {
-	Grid string `toml:"grid"`
+	Grid string `toml:"grid" json:"grid"`
 	// Simulate runs the simulator on every point besides the model.
-	Simulate bool   `toml:"simulate"`
-	Detail   string `toml:"detail"`
+	Simulate bool   `toml:"simulate" json:"simulate"`
+	Detail   string `toml:"detail" json:"detail"`
 	// Cost is the Pareto front's cost axis: fpgas, pes or price.
-	Cost string `toml:"cost"`
+	Cost string `toml:"cost" json:"cost"`
 	// Workers bounds parallel simulations (0: one per core).
-	Workers int `toml:"workers"`
+	Workers int `toml:"workers" json:"workers"`
 	// Shard evaluates only a slice of the grid, "i/n" (see ParseShard);
 	// empty for the whole grid.
-	Shard string `toml:"shard"`
+	Shard string `toml:"shard" json:"shard"`
 }
 
 // Simulate runs the event-driven simulator on the design point.
 type Simulate struct {
-	Detail    string `toml:"detail"`
-	Seed      uint64 `toml:"seed"`
-	MaxCycles int64  `toml:"max_cycles"`
+	Detail    string `toml:"detail" json:"detail"`
+	Seed      uint64 `toml:"seed" json:"seed"`
+	MaxCycles int64  `toml:"max_cycles" json:"max_cycles"`
 	// Trace, when set, records the run to this file (relative to the
 	// notebook).
-	Trace string `toml:"trace"`
+	Trace string `toml:"trace" json:"trace"`
 }
 
 // Trace opens a recorded trace: File, or the trace of the simulate cell
 // above when File is empty. Superstep selects the superstep shown.
 type Trace struct {
-	File      string `toml:"file"`
-	Superstep int    `toml:"superstep"`
+	File      string `toml:"file" json:"file"`
+	Superstep int    `toml:"superstep" json:"superstep"`
 }
 
 // Export writes the Verilog project of the design point.
 type Export struct {
 	// Out is the project folder (relative to the notebook).
-	Out   string `toml:"out"`
-	Force bool   `toml:"force"`
+	Out   string `toml:"out" json:"out"`
+	Force bool   `toml:"force" json:"force"`
 	// RunSim runs `make sim` in the project after writing it.
-	RunSim bool `toml:"run_sim"`
+	RunSim bool `toml:"run_sim" json:"run_sim"`
 }
 
 // Notes is free text.
 type Notes struct {
-	Text string `toml:"text"`
+	Text string `toml:"text" json:"text"`
 }
 
 // Kind implements Input.

@@ -158,10 +158,33 @@ func (g Grid) String() string {
 	var parts []string
 	for _, a := range Axes {
 		if v, ok := g.values[a]; ok {
-			parts = append(parts, a+"="+strings.Join(v, "|"))
+			parts = append(parts, a+"="+joinValues(v))
 		}
 	}
 	return strings.Join(parts, ",")
+}
+
+// joinValues writes values with '|', runs of consecutive integers as a..b.
+func joinValues(v []string) string {
+	var out []string
+	for i := 0; i < len(v); {
+		j := i
+		a, err := strconv.Atoi(v[i])
+		for err == nil && j+1 < len(v) {
+			b, err2 := strconv.Atoi(v[j+1])
+			if err2 != nil || b != a+(j+1-i) {
+				break
+			}
+			j++
+		}
+		if j-i >= 2 {
+			out = append(out, v[i]+".."+v[j])
+		} else {
+			out = append(out, v[i:j+1]...)
+		}
+		i = j + 1
+	}
+	return strings.Join(out, "|")
 }
 
 // coords returns point i's value index on every varied axis.

@@ -48,11 +48,18 @@ type Cell struct {
 	raw string // source text while the cell is unedited; "" once edited
 }
 
-// snapshot is one undo step: the notebook's cells as text.
+// snapshot is one undo step: the notebook's cells as text (their source
+// text while unedited, so that undo restores comments too).
 type snapshot struct {
 	title string
-	cells []string
+	cells []cellText
 	what  string
+}
+
+type cellText struct {
+	text string
+	raw  bool
+	line int
 }
 
 // ParseError locates a problem in a notebook file.
@@ -159,25 +166,39 @@ type segment struct {
 	line int // 1-based line of the first line
 }
 
+// splitCells cuts the text before every `[[cell]]` line; comment lines
+// right above a cell header belong to that cell.
 func splitCells(text string) []segment {
+	lines := strings.SplitAfter(text, "\n")
 	segs := []segment{{line: 1}}
-	start, line := 0, 1
-	for pos := 0; pos < len(text); {
-		end := strings.IndexByte(text[pos:], '\n')
-		next := len(text)
-		if end >= 0 {
-			next = pos + end + 1
+	var b strings.Builder
+	for i := 0; i < len(lines); i++ {
+		if strings.TrimSpace(lines[i]) != "[[cell]]" {
+			continue
 		}
-		if strings.TrimSpace(text[pos:next]) == "[[cell]]" {
-			segs[len(segs)-1].text = text[start:pos]
-			segs = append(segs, segment{line: line})
-			start = pos
+		first := i
+		for first > 0 && strings.HasPrefix(strings.TrimSpace(lines[first-1]), "#") && !isSegmentStart(segs, first-1) {
+			first--
 		}
-		pos = next
-		line++
+		segs[len(segs)-1].text = joinLines(&b, lines, segs[len(segs)-1].line-1, first)
+		segs = append(segs, segment{line: first + 1})
 	}
-	segs[len(segs)-1].text = text[start:]
+	segs[len(segs)-1].text = joinLines(&b, lines, segs[len(segs)-1].line-1, len(lines))
 	return segs
+}
+
+// isSegmentStart reports whether line i starts the last segment, so that
+// a cell's leading comments are never taken from the previous header.
+func isSegmentStart(segs []segment, i int) bool {
+	return len(segs) > 1 && segs[len(segs)-1].line-1 == i
+}
+
+func joinLines(b *strings.Builder, lines []string, from, to int) string {
+	b.Reset()
+	for _, l := range lines[from:to] {
+		b.WriteString(l)
+	}
+	return b.String()
 }
 
 func parseCell(file string, n int, seg segment) (Input, error) {
@@ -262,16 +283,20 @@ func keyLine(text, key string, first int) int {
 // tomlError turns a go-toml error into a ParseError with the file's line
 // (the decoder counts from the segment's start, offset lines before it).
 func tomlError(file string, cell, offset int, err error) error {
-	var de *toml.DecodeError
-	if errors.As(err, &de) {
-		row, col := de.Position()
-		return &ParseError{File: file, Line: row + offset, Col: col, Cell: cell, Msg: de.Error()}
-	}
 	var sm *toml.StrictMissingError
 	if errors.As(err, &sm) && len(sm.Errors) > 0 {
 		row, col := sm.Errors[0].Position()
 		key := strings.Join(sm.Errors[0].Key(), ".")
-		return &ParseError{File: file, Line: row + offset, Col: col, Cell: cell, Msg: fmt.Sprintf("unknown key %q for this cell kind", key)}
+		where := "for this cell kind"
+		if cell == 0 {
+			where = "in the notebook header (want version, title and [[cell]] tables)"
+		}
+		return &ParseError{File: file, Line: row + offset, Col: col, Cell: cell, Msg: fmt.Sprintf("unknown key %q %s", key, where)}
+	}
+	var de *toml.DecodeError
+	if errors.As(err, &de) {
+		row, col := de.Position()
+		return &ParseError{File: file, Line: row + offset, Col: col, Cell: cell, Msg: de.Error()}
 	}
 	return &ParseError{File: file, Cell: cell, Msg: err.Error()}
 }
@@ -357,7 +382,11 @@ func (nb *Notebook) Resolve(p string) string {
 func (nb *Notebook) remember(what string) {
 	s := snapshot{title: nb.Title, what: what}
 	for _, c := range nb.Cells {
-		s.cells = append(s.cells, encodeCell(c.In))
+		if c.raw != "" {
+			s.cells = append(s.cells, cellText{c.raw, true, c.Line})
+		} else {
+			s.cells = append(s.cells, cellText{text: encodeCell(c.In)})
+		}
 	}
 	nb.undo = append(nb.undo, s)
 	if len(nb.undo) > 100 {
@@ -448,18 +477,14 @@ func (nb *Notebook) Undo() error {
 	s := nb.undo[len(nb.undo)-1]
 	nb.undo = nb.undo[:len(nb.undo)-1]
 	cells := make([]*Cell, len(s.cells))
-	for i, text := range s.cells {
-		in, err := parseCell("undo", i+1, segment{text: text, line: 1})
+	for i, ct := range s.cells {
+		in, err := parseCell("undo", i+1, segment{text: ct.text, line: 1})
 		if err != nil {
 			return err
 		}
 		cells[i] = &Cell{In: in}
-		// Keep the original text of cells that are unchanged.
-		for _, old := range nb.Cells {
-			if old.raw != "" && encodeCell(old.In) == text {
-				cells[i].raw, cells[i].Line = old.raw, old.Line
-				break
-			}
+		if ct.raw {
+			cells[i].raw, cells[i].Line = ct.text, ct.line
 		}
 	}
 	nb.Title, nb.Cells, nb.dirty = s.title, cells, true
@@ -476,4 +501,11 @@ func cloneInput(in Input) Input {
 		return v.Interface().(Input)
 	}
 	return c
+}
+
+// Append adds a cell with the given input at the end, as a program that
+// builds a notebook does (the CLI's explore). It is not an undoable edit.
+func (nb *Notebook) Append(in Input) {
+	nb.Cells = append(nb.Cells, &Cell{In: in})
+	nb.dirty = true
 }

@@ -41,6 +41,6 @@ which limit binds, simulate the architecture, and export synthesizable RTL.`,
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newKernelsCmd(), newRefCmd(), newGraphCmd(), newModelCmd(), newBoardsCmd(), newSimCmd(), newExportCmd(), newTraceCmd())
+	root.AddCommand(newKernelsCmd(), newRefCmd(), newGraphCmd(), newModelCmd(), newBoardsCmd(), newSimCmd(), newExportCmd(), newTraceCmd(), newRunCmd(), newExploreCmd())
 	return root
 }

@@ -129,17 +129,26 @@ type progress struct {
 func newProgress(w io.Writer) *progress { return &progress{w: w, start: time.Now()} }
 
 func (p *progress) report(s sim.Progress) {
+	p.line(fmt.Sprintf("simulating: superstep %d, cycle %d", s.Superstep, s.Cycle))
+}
+
+// line shows one progress text, at most five times a second and only once
+// the job has run for a second.
+func (p *progress) line(text string) {
 	now := time.Now()
 	if now.Sub(p.start) < time.Second || now.Sub(p.last) < 200*time.Millisecond {
 		return
 	}
 	p.last, p.shown = now, true
-	fmt.Fprintf(p.w, "\rsimulating: superstep %d, cycle %d, %.1fs ", s.Superstep, s.Cycle, now.Sub(p.start).Seconds())
+	if len(text) > 70 {
+		text = text[:70]
+	}
+	fmt.Fprintf(p.w, "\r%-70s %.1fs ", text, now.Sub(p.start).Seconds())
 }
 
 func (p *progress) done() {
 	if p.shown {
-		fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", 60))
+		fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", 80))
 	}
 }
 

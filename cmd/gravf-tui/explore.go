@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+
+	"github.com/gravf-tui/gravf-tui/explorer"
+	"github.com/spf13/cobra"
+)
+
+func newExploreCmd() *cobra.Command {
+	var mf modelFlags
+	var gf graphFlags
+	var kname, partition, grid, detail, cost, shard string
+	var params []string
+	var simulate, asJSON bool
+	var workers int
+	var seed uint64
+	cmd := &cobra.Command{
+		Use:   "explore --board B --kernel K --graph G --sweep fpgas=1..8,pes=1..16 [--sim] [--json]",
+		Short: "Sweep a grid of design points with the model and, optionally, the simulator",
+		Long: `explore evaluates every point of a grid with the analytical model, and with
+--sim also simulates every point, in parallel on all cores. It prints the best
+point, the Pareto front of throughput against cost (--cost fpgas, pes or price)
+and, when simulating, the points where model and simulation disagree most.
+
+Axes of --sweep: board, kernel, dataset, partitioner, arch, mem, packing,
+filter, fpgas, pes. Values are separated by '|', integer axes take ranges a..b:
+  --sweep fpgas=1..4,arch=gravf-m|gravf
+  --sweep dataset=uniform:v=4096,d=8|uniform:v=4096,d=32
+Axes left out take the value of the other flags; --fpgas 0 or --pes 0 let the
+optimiser choose per point.
+
+--shard i/n evaluates points i, i+n, i+2n, ... only (0 <= i < n); "explore
+merge" joins the --json outputs of all shards into the unsharded result. Ready
+runners for Slurm job arrays and Kubernetes Indexed Jobs are in deploy/.
+
+Interrupting a --sim sweep prints what was finished (complete: false).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if kname == "" {
+				return usagef("--kernel is required")
+			}
+			if gf.spec == "" {
+				return usagef("--graph is required")
+			}
+			if grid == "" {
+				return usagef("--sweep is required (for example --sweep fpgas=1..8,pes=1..16)")
+			}
+			pm, err := parseParams(params)
+			if err != nil {
+				return err
+			}
+			nb := explorer.New("explore")
+			cells := []explorer.Input{
+				&explorer.Platform{Board: mf.board, FPGAs: mf.fpgas, PEs: mf.pes, Arch: mf.arch, Mem: mf.mem, Packing: mf.packing, Filter: mf.filter, CPE: mf.cpe},
+				&explorer.Kernel{Kernel: kname, Params: pm},
+				&explorer.Dataset{Graph: gf.spec, Format: gf.format, Directed: gf.directed, RandomWeights: gf.randomWeights, WeightSeed: gf.seed},
+				&explorer.Partition{Partitioner: partition, Seed: seed},
+				&explorer.Sweep{Grid: grid, Simulate: simulate, Detail: detail, Cost: cost, Workers: workers, Shard: shard},
+			}
+			for _, in := range cells {
+				if key, err := in.Check(); err != nil {
+					return usagef("%s: %v", flagFor(key), err)
+				}
+				nb.Append(in)
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			prog := newProgress(cmd.ErrOrStderr())
+			out, err := nb.Eval(ctx, len(cells)-1, func(p explorer.Progress) { prog.line(p.Text) })
+			prog.done()
+			if err != nil && out == nil {
+				var ce *explorer.CellError
+				if errors.As(err, &ce) {
+					return usageError{ce.Err}
+				}
+				return err
+			}
+			if asJSON {
+				if werr := writeJSON(cmd.OutOrStdout(), out); werr != nil {
+					return werr
+				}
+			} else {
+				fmt.Fprint(cmd.OutOrStdout(), out.Text())
+			}
+			return err
+		},
+	}
+	mf.register(cmd)
+	gf.register(cmd)
+	cmd.Flags().StringVar(&kname, "kernel", "", "kernel: a built-in name or a folder with kernel.toml")
+	cmd.Flags().StringArrayVar(&params, "param", nil, "kernel parameter name=value; repeatable")
+	cmd.Flags().StringVar(&partition, "partition", "greedy", "partitioner: robin, greedy, greedy-sorted or metis")
+	cmd.Flags().Uint64Var(&seed, "seed", 1, "seed (METIS partitioning)")
+	cmd.Flags().StringVar(&grid, "sweep", "", "the grid, e.g. fpgas=1..8,pes=1..16,arch=gravf-m|gravf")
+	cmd.Flags().BoolVar(&simulate, "sim", false, "simulate every point besides the model")
+	cmd.Flags().StringVar(&detail, "detail", "fast", "simulation detail: fast or cycle")
+	cmd.Flags().StringVar(&cost, "cost", "fpgas", "cost axis of the Pareto front: fpgas, pes or price")
+	cmd.Flags().IntVar(&workers, "workers", 0, "parallel simulations (0: one per core)")
+	cmd.Flags().StringVar(&shard, "shard", "", "evaluate only shard i/n of the grid")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	cmd.AddCommand(newMergeCmd())
+	return cmd
+}
+
+// flagFor maps a cell key to the flag that set it.
+func flagFor(key string) string {
+	switch key {
+	case "grid":
+		return "--sweep"
+	case "graph":
+		return "--graph"
+	case "":
+		return "explore"
+	}
+	return "--" + key
+}
+
+func newMergeCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "merge PART.json... [--json]",
+		Short: "Join the --json outputs of the shards of one sweep",
+		Long: `merge reads the JSON outputs of "explore --shard i/n --json" for every i and
+prints the result of the whole sweep, equal to an unsharded run. It fails when
+the parts come from different sweeps, overlap, or leave points out.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var parts []*explorer.SweepOutput
+			for _, f := range args {
+				data, err := os.ReadFile(f)
+				if err != nil {
+					return usageError{err}
+				}
+				var p explorer.SweepOutput
+				if err := json.Unmarshal(data, &p); err != nil {
+					return usagef("%s: not a sweep's JSON output: %v", f, err)
+				}
+				if p.Grid == "" {
+					return usagef("%s: not a sweep's JSON output (no grid)", f)
+				}
+				parts = append(parts, &p)
+			}
+			out, err := explorer.Merge(parts)
+			if err != nil {
+				return usageError{err}
+			}
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), out)
+			}
+			fmt.Fprint(cmd.OutOrStdout(), out.Text())
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	return cmd
+}
