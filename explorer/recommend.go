@@ -44,7 +44,7 @@ func regimes(curve []model.Point) []string {
 			continue
 		}
 		if i > 0 && prev != "" {
-			out = append(out, fmt.Sprintf("%s binds from %d FPGAs on (%s before).", capital(model.LimitTitle(pt.Binding)), pt.FPGAs, model.LimitTitle(prev)))
+			out = append(out, fmt.Sprintf("%s %s from %d FPGAs on (%s before).", capital(model.LimitTitle(pt.Binding)), binds(pt.Binding), pt.FPGAs, model.LimitTitle(prev)))
 		}
 		prev = pt.Binding
 	}
@@ -67,7 +67,7 @@ func marginal(curve []model.Point, nF, maxF int) string {
 	}
 	s := ""
 	if prev, ok := at(nF - 1); ok && prev > 0 {
-		s = fmt.Sprintf("A %s FPGA adds %s", ordinal(nF), pct(cur/prev-1))
+		s = fmt.Sprintf("A %s FPGA %s", ordinal(nF), change(cur/prev-1, "adds", "costs"))
 	}
 	if next, ok := at(nF + 1); ok && cur > 0 {
 		if s != "" {
@@ -75,7 +75,7 @@ func marginal(curve []model.Point, nF, maxF int) string {
 		} else {
 			s = "A "
 		}
-		s += fmt.Sprintf("%s would add %s", ordinal(nF+1), pct(next/cur-1))
+		s += fmt.Sprintf("%s FPGA would %s", ordinal(nF+1), change(next/cur-1, "add", "cost"))
 	} else if maxF > 0 && nF >= maxF && s != "" {
 		s += fmt.Sprintf("; the platform has %d FPGAs", maxF)
 	}
@@ -166,8 +166,24 @@ func mover(p *model.Platform, w *model.Workload, b model.Result) string {
 		return fmt.Sprintf("Only %s limits this design; %s would raise it.", model.LimitTitle(b.Binding), lever[b.Binding])
 	}
 	next := ls[1]
-	return fmt.Sprintf("To move the binding limit: %s would raise %s; past +%s %s binds (%s).",
-		lever[ls[0].name], model.LimitTitle(ls[0].name), pct(next.v/ls[0].v-1), model.LimitTitle(next.name), TEPS(next.v))
+	return fmt.Sprintf("To move the binding limit: %s would raise %s; past +%s %s %s (%s).",
+		lever[ls[0].name], model.LimitTitle(ls[0].name), pct(next.v/ls[0].v-1), model.LimitTitle(next.name), binds(next.name), TEPS(next.v))
+}
+
+// binds agrees the verb with a limit's title ("the PEs bind").
+func binds(limit string) string {
+	if limit == model.LimitPE {
+		return "bind"
+	}
+	return "binds"
+}
+
+// change words a relative change: "adds 4 %" or "costs 64 %".
+func change(f float64, up, down string) string {
+	if f < 0 {
+		return down + " " + pct(-f)
+	}
+	return up + " " + pct(f)
 }
 
 func pct(f float64) string {

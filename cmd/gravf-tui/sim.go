@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gravf-tui/gravf-tui/explorer"
+
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/model"
 	"github.com/gravf-tui/gravf-tui/sim"
@@ -67,9 +69,9 @@ states are checked against nothing here; result_sha256 equals the SHA-256 of
 			}
 			if cfg.FPGAs == 0 || cfg.PEs == 0 {
 				// Let the model choose what the user left open.
-				out, err := evaluateModel(p, k, g, cfg, mf.cpe, false)
+				out, err := explorer.EvaluateModel(p, k, g, cfg, mf.cpe, nil)
 				if err != nil {
-					return err
+					return asUsage(err)
 				}
 				cfg.FPGAs, cfg.PEs = out.FPGAs, out.PEs
 				fmt.Fprintf(cmd.ErrOrStderr(), "design chosen by the model: %d FPGAs x %d PEs\n", cfg.FPGAs, cfg.PEs)
@@ -157,7 +159,7 @@ func printSim(w io.Writer, s *sim.Setup, r *sim.Result) {
 		r.FPGAs, r.PEs, r.Arch, r.Mem, r.Detail)
 	fmt.Fprintf(w, "  cycles      %d (%.6g s at %.1f MHz)\n", r.Cycles, r.Seconds, s.Board.ClockMHz)
 	fmt.Fprintf(w, "  messages    %d over %d supersteps\n", r.Messages, r.Supersteps)
-	fmt.Fprintf(w, "  throughput  %s; the model's T_sys %s; simulation/model %.2f\n", teps(r.TEPS), teps(r.ModelTSys), r.Efficiency)
+	fmt.Fprintf(w, "  throughput  %s; the model's T_sys %s; simulation/model %.2f\n", explorer.TEPS(r.TEPS), explorer.TEPS(r.ModelTSys), r.Efficiency)
 	fmt.Fprintf(w, "  result      sha256 %s\n", r.ResultSHA256)
 	fmt.Fprintln(w)
 	total := float64(r.Cycles) * float64(len(r.PerPE))
