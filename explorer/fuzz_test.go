@@ -1,0 +1,46 @@
+package explorer
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/gravf-tui/gravf-tui/samples"
+)
+
+// FuzzParse checks that any input either fails with a ParseError or reads
+// back exactly: Bytes gives the input again, and the canonical form of
+// every cell parses to the same cell.
+func FuzzParse(f *testing.F) {
+	for _, name := range samples.NotebookNames() {
+		_, data, err := samples.Notebook(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(handWritten))
+	f.Add([]byte("version = 1\n[[cell]]\nkind = \"notes\"\ntext = \"\"\"\na\n\"\"\"\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		nb, err := Parse("fuzz.gravf.toml", data)
+		if err != nil {
+			if _, ok := err.(*ParseError); !ok {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+			return
+		}
+		want := bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+		if got := nb.Bytes(); !bytes.Equal(got, want) {
+			t.Fatalf("round trip changed the bytes:\n%q\n%q", got, want)
+		}
+		for i, c := range nb.Cells {
+			enc := encodeCell(c.In)
+			back, err := parseCell("canon", i+1, segment{text: enc, line: 1})
+			if err != nil {
+				t.Fatalf("canonical cell does not parse: %v\n%s", err, enc)
+			}
+			if encodeCell(back) != enc {
+				t.Fatalf("canonical cell changed:\n%s\n%s", enc, encodeCell(back))
+			}
+		}
+	})
+}
