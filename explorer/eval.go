@@ -226,12 +226,11 @@ type Job struct {
 }
 
 type step struct {
-	cell  int
-	line  int
-	in    Input
-	hash  string
-	deps  map[Kind]int // kind -> index into Job.steps
-	cheap bool
+	cell int
+	line int
+	in   Input
+	hash string
+	deps map[Kind]int // kind -> index into Job.steps
 }
 
 // Plan prepares the evaluation of cell i. It fails at once when a cell

@@ -282,9 +282,7 @@ func (e *evaluator) kernel(in *Kernel) (Output, error) {
 			o.Programs[p.Name] = p.Text
 		}
 	}
-	for _, f := range sortedKeys(spec.Verilog) {
-		o.HandWritten = append(o.HandWritten, f)
-	}
+	o.HandWritten = append(o.HandWritten, sortedKeys(spec.Verilog)...)
 	return o, nil
 }
 
