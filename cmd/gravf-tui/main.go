@@ -39,6 +39,8 @@ systems: describe a vertex-centric kernel, pick a board and a graph, and see
 which limit binds, simulate the architecture, and export synthesizable RTL.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Args:          cobra.MaximumNArgs(1),
+		RunE:          func(c *cobra.Command, args []string) error { return runTUI(args) },
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(newKernelsCmd(), newRefCmd(), newGraphCmd(), newModelCmd(), newBoardsCmd(), newSimCmd(), newExportCmd(), newTraceCmd(), newRunCmd(), newExploreCmd())

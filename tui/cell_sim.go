@@ -1,0 +1,158 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/gravf-tui/gravf-tui/explorer"
+	"github.com/gravf-tui/gravf-tui/sim"
+)
+
+// simulateCell runs the simulator on demand, in the background, and shows
+// TEPS, model against simulation, a per-superstep chart and the stall
+// breakdown.
+type simulateCell struct{ cellBase }
+
+func simIn(in explorer.Input) *explorer.Simulate { return in.(*explorer.Simulate) }
+
+// Update implements cellModel.
+func (c *simulateCell) Update(msg tea.Msg) (cellModel, tea.Cmd) { return c, c.update(msg) }
+
+// View implements cellModel.
+func (c *simulateCell) View() string { return c.render() }
+
+func (c *simulateCell) cellKeys() []key.Binding { return nil }
+
+func (c *simulateCell) fields() []field {
+	return []field{
+		choiceField("detail", "detail", simDetails, func(in explorer.Input) *string { return &simIn(in).Detail }),
+		numField("seed", "seed", "", func(in explorer.Input) *uint64 { return &simIn(in).Seed }),
+		numField("max_cycles", "max cycles", "no limit", func(in explorer.Input) *int64 { return &simIn(in).MaxCycles }),
+		{key: "trace", label: "trace file", kind: fText, placeholder: "none (no trace recorded)",
+			get: func(in explorer.Input) string { return simIn(in).Trace },
+			set: func(in explorer.Input, s string) error { simIn(in).Trace = strings.TrimSpace(s); return nil }},
+	}
+}
+
+// causeLetters mark the stall causes in a stacked bar, so that it reads
+// without colour; the order is sim.CauseNames.
+var causeLetters = []string{"B", "a", "h", "s", "m", "x", "n", "w", "d"}
+
+var causeColors = []lipgloss.TerminalColor{
+	lipgloss.AdaptiveColor{Light: "#008700", Dark: "#5FD75F"}, // busy
+	lipgloss.AdaptiveColor{Light: "#005FAF", Dark: "#5FAFFF"}, // apply
+	lipgloss.AdaptiveColor{Light: "#AF0000", Dark: "#FF5F5F"}, // hazard
+	lipgloss.AdaptiveColor{Light: "#875FAF", Dark: "#AF87FF"}, // scatter
+	lipgloss.AdaptiveColor{Light: "#AF5F00", Dark: "#FFAF5F"}, // memory
+	lipgloss.AdaptiveColor{Light: "#AF0087", Dark: "#FF87D7"}, // crossbar
+	lipgloss.AdaptiveColor{Light: "#008787", Dark: "#5FD7D7"}, // network
+	lipgloss.AdaptiveColor{Light: "#6C6C6C", Dark: "#8A8A8A"}, // barrier
+	lipgloss.AdaptiveColor{Light: "#BCBCBC", Dark: "#444444"}, // done
+}
+
+// stackedBar draws shares (summing to about 1) as one bar of width cells,
+// each cause in its letter (and colour).
+func stackedBar(th *theme, shares []float64, width int) string {
+	var b strings.Builder
+	used := 0
+	total := 0.0
+	for i, s := range shares {
+		total += s
+		end := int(total*float64(width) + 0.5)
+		n := max(0, min(width, end)-used)
+		used += n
+		if n == 0 {
+			continue
+		}
+		seg := strings.Repeat(causeLetters[i], n)
+		if th.color {
+			seg = lipgloss.NewStyle().Background(causeColors[i]).Foreground(lipgloss.Color("16")).Render(seg)
+		}
+		b.WriteString(seg)
+	}
+	if used < width {
+		b.WriteString(strings.Repeat("·", width-used))
+	}
+	return b.String()
+}
+
+// stallShares turns PE counts into shares of their total.
+func stallShares(s sim.PEStats) []float64 {
+	v := []int64{s.Busy, s.Apply, s.Hazard, s.Scatter, s.Memory, s.Crossbar, s.Network, s.Barrier, s.Done}
+	var total int64
+	for _, x := range v {
+		total += x
+	}
+	out := make([]float64, len(v))
+	for i, x := range v {
+		if total > 0 {
+			out[i] = float64(x) / float64(total)
+		}
+	}
+	return out
+}
+
+func (c *simulateCell) output(out explorer.Output, w int) []string {
+	o := out.(*explorer.SimulateOutput)
+	r := o.Result
+	th := c.sh.th
+	var lines []string
+	lines = append(lines, truncate(fmt.Sprintf("%s · %d FPGAs × %d PEs · %s detail · %s cycles (%.3g s) · %s messages in %d supersteps",
+		r.Arch, r.FPGAs, r.PEs, r.Detail, count(r.Cycles), r.Seconds, count(r.Messages), r.Supersteps), w))
+	lines = append(lines, th.bold.Render("throughput "+explorer.TEPS(r.TEPS)))
+	// Model against simulation.
+	top := max(r.TEPS, r.ModelTSys)
+	bw := max(8, min(40, w/3))
+	if top > 0 {
+		lines = append(lines, truncate(fmt.Sprintf("  model %s %13s", hbar(r.ModelTSys/top, bw), explorer.TEPS(r.ModelTSys)), w))
+		lines = append(lines, truncate(fmt.Sprintf("  sim   %s %13s   simulation/model %.2f", hbar(r.TEPS/top, bw), explorer.TEPS(r.TEPS), r.Efficiency), w))
+	}
+	if o.Trace != "" {
+		lines = append(lines, truncate("trace "+relPath(c.sh.nb, o.Trace), w))
+	}
+	// Per-superstep throughput against the model's T_sys.
+	if len(r.PerSuperstep) > 0 && r.Cycles > 0 && r.Seconds > 0 {
+		hz := float64(r.Cycles) / r.Seconds
+		xs := make([]int, len(r.PerSuperstep))
+		simS := series{name: "simulated", vals: make([]float64, len(xs))}
+		modS := series{name: "model T_sys", vals: make([]float64, len(xs))}
+		for i, s := range r.PerSuperstep {
+			xs[i] = s.Index
+			if s.Cycles > 0 {
+				simS.vals[i] = float64(s.Messages) / (float64(s.Cycles) / hz) / 1e9
+			}
+			modS.vals[i] = r.ModelTSys / 1e9
+		}
+		lines = append(lines, "")
+		lines = append(lines, th.heading.Render("throughput per superstep")+th.dim.Render("  GTEPS (messages / cycles of the superstep)"))
+		lines = append(lines, lineChart(th, []series{simS, modS}, xs, "step", -1, "", min(w, 100), 6)...)
+		var tbl []string
+		for _, s := range r.PerSuperstep {
+			tbl = append(tbl, fmt.Sprintf("%d: %s msgs/%s cyc", s.Index, compact(float64(s.Messages)), compact(float64(s.Cycles))))
+		}
+		lines = append(lines, joinWrapped(tbl, " · ", w)...)
+	}
+	// Stall breakdown.
+	shares := stallShares(r.Stalls)
+	lines = append(lines, "")
+	lines = append(lines, th.heading.Render("where the PE cycles went"))
+	lines = append(lines, stackedBar(th, shares, max(20, min(w-2, 100))))
+	var leg []string
+	for i, n := range sim.CauseNames {
+		leg = append(leg, fmt.Sprintf("%s %s %s", causeLetters[i], n, pct(shares[i])))
+	}
+	lines = append(lines, joinWrapped(leg, "  ", w)...)
+	if len(r.Links) > 0 {
+		mean, hi := 0.0, 0.0
+		for _, l := range r.Links {
+			mean += l.Utilisation
+			hi = max(hi, l.Utilisation)
+		}
+		mean /= float64(len(r.Links))
+		lines = append(lines, truncate(fmt.Sprintf("links: %d, utilisation mean %s, max %s", len(r.Links), pct(mean), pct(hi)), w))
+	}
+	return lines
+}

@@ -1,0 +1,126 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/gravf-tui/gravf-tui/explorer"
+)
+
+// The field constructors take an accessor that returns a pointer into an
+// input of the cell's type, so that get and set stay one line each.
+
+func strField(key, label string, p func(explorer.Input) *string) field {
+	return field{key: key, label: label, kind: fText,
+		get: func(in explorer.Input) string { return *p(in) },
+		set: func(in explorer.Input, s string) error { *p(in) = s; return nil }}
+}
+
+func choiceField(key, label string, choices []string, p func(explorer.Input) *string) field {
+	f := strField(key, label, p)
+	f.kind, f.choices = fChoice, choices
+	return f
+}
+
+func boolField(key, label string, p func(explorer.Input) *bool) field {
+	return field{key: key, label: label, kind: fBool,
+		get: func(in explorer.Input) string { return strconv.FormatBool(*p(in)) },
+		set: func(in explorer.Input, s string) error {
+			v, err := strconv.ParseBool(s)
+			if err != nil {
+				return fmt.Errorf("%s: want true or false", label)
+			}
+			*p(in) = v
+			return nil
+		}}
+}
+
+// number is what numField edits.
+type number interface {
+	~int | ~int64 | ~uint32 | ~uint64 | ~float64
+}
+
+// numField edits a number. zero, when not empty, is the word shown for 0
+// ("auto"); an empty text also means 0.
+func numField[T number](key, label, zero string, p func(explorer.Input) *T) field {
+	return field{key: key, label: label, kind: fText, placeholder: zero,
+		get: func(in explorer.Input) string {
+			v := *p(in)
+			if v == 0 && zero != "" {
+				return ""
+			}
+			return formatNum(v)
+		},
+		set: func(in explorer.Input, s string) error {
+			s = strings.TrimSpace(s)
+			if s == "" || (zero != "" && strings.EqualFold(s, zero)) {
+				*p(in) = 0
+				return nil
+			}
+			v, err := parseNum[T](s)
+			if err != nil {
+				return fmt.Errorf("%s: %v", label, err)
+			}
+			*p(in) = v
+			return nil
+		}}
+}
+
+func formatNum[T number](v T) string {
+	switch x := any(v).(type) {
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return fmt.Sprint(v)
+}
+
+func parseNum[T number](s string) (T, error) {
+	var zero T
+	switch any(zero).(type) {
+	case float64:
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return zero, fmt.Errorf("%q is not a number", s)
+		}
+		return T(v), nil
+	case int, int64:
+		v, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return zero, fmt.Errorf("%q is not a whole number", s)
+		}
+		return T(v), nil
+	case uint32:
+		v, err := strconv.ParseUint(s, 10, 32)
+		if err != nil {
+			return zero, fmt.Errorf("%q is not a whole number from 0 to %d", s, uint32(1<<32-1))
+		}
+		return T(v), nil
+	default:
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			return zero, fmt.Errorf("%q is not a non-negative whole number", s)
+		}
+		return T(v), nil
+	}
+}
+
+// mapField edits one key of a string map (kernel parameters and widths):
+// empty text removes the key, so the kernel's own value applies.
+func mapField(key, label, name, placeholder string, p func(explorer.Input) *map[string]string) field {
+	return field{key: key, label: label, kind: fText, placeholder: placeholder,
+		get: func(in explorer.Input) string { return (*p(in))[name] },
+		set: func(in explorer.Input, s string) error {
+			m := *p(in)
+			if strings.TrimSpace(s) == "" {
+				delete(m, name)
+				return nil
+			}
+			if m == nil {
+				m = map[string]string{}
+				*p(in) = m
+			}
+			m[name] = strings.TrimSpace(s)
+			return nil
+		}}
+}

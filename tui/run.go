@@ -1,0 +1,31 @@
+package tui
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/gravf-tui/gravf-tui/explorer"
+)
+
+// Run opens the notebook in the terminal and returns when the user quits.
+// A panic anywhere in the program restores the terminal, prints the panic
+// and its stack, and returns an error wrapping tea.ErrProgramPanic.
+func Run(nb *explorer.Notebook) error {
+	return RunWith(nb, Options{}, os.Stdin, os.Stdout)
+}
+
+// RunWith is Run with options and the terminal's input and output.
+func RunWith(nb *explorer.Notebook, opt Options, in io.Reader, out io.Writer) error {
+	// Bubble Tea v1 asks the terminal for its background colour once; ask
+	// before the program reads input, so that the answer is not taken
+	// for keys.
+	lipgloss.HasDarkBackground()
+	p := tea.NewProgram(New(nb, opt), tea.WithAltScreen(), tea.WithInput(in), tea.WithOutput(out))
+	if _, err := p.Run(); err != nil {
+		return fmt.Errorf("tui: %w", err)
+	}
+	return nil
+}
