@@ -54,8 +54,11 @@ type App struct {
 	showHelp bool
 
 	width, height int
-	scroll        int
-	starts        []int
+	// scrollOff is the top of the view relative to the focused cell's
+	// first line, so that the view stays put when cells above change
+	// height.
+	scrollOff int
+	starts    []int
 	mouse         bool
 
 	flash    string
@@ -174,7 +177,7 @@ func (a *App) startAuto() tea.Cmd {
 			b.touch()
 			continue
 		}
-		if b.job != nil {
+		if b.job != nil || b.failedHash == nb.Hash(i) {
 			continue
 		}
 		j, err := nb.Plan(i)
@@ -198,6 +201,9 @@ func (a *App) startAuto() tea.Cmd {
 func (a *App) launch(auto bool, targets []cellModel, plans []*explorer.Job) (*jobState, tea.Cmd) {
 	a.nextJob++
 	js, cmd := startJob(a.nextJob, auto, targets, plans, a.sh.now())
+	for _, t := range targets {
+		js.hashes = append(js.hashes, a.sh.nb.Hash(t.base().index))
+	}
 	a.jobs[js.id] = js
 	for _, t := range targets {
 		b := t.base()
@@ -273,6 +279,9 @@ func (a *App) jobMsg(msg tea.Msg) tea.Cmd {
 			if m.err == nil && m.out != nil {
 				t.good = m.out
 			}
+			if m.err != nil {
+				t.failedHash = js.hashes[m.target]
+			}
 		}
 		t.touch()
 		return tea.Batch(listen(js.ch), a.evaluate())
@@ -337,15 +346,41 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		return a, a.mouseMsg(m)
 	case tea.KeyMsg:
-		cmd := a.key(m)
-		if a.sh.edited {
-			cmd = tea.Batch(cmd, a.evaluate())
+		var cmds []tea.Cmd
+		for _, k := range a.splitKeys(m) {
+			cmds = append(cmds, a.key(k))
+			if a.sh.edited {
+				cmds = append(cmds, a.evaluate())
+			}
 		}
 		a.layout()
 		a.ensureVisible()
-		return a, cmd
+		return a, tea.Batch(cmds...)
 	}
 	return a, nil
+}
+
+// splitKeys splits runes that arrived together (a fast typist, a script,
+// tmux send-keys) into one key each, unless they go to a text input,
+// which takes them at once.
+func (a *App) splitKeys(m tea.KeyMsg) []tea.KeyMsg {
+	if m.Type != tea.KeyRunes || len(m.Runes) < 2 || m.Paste || a.textInput() {
+		return []tea.KeyMsg{m}
+	}
+	out := make([]tea.KeyMsg, 0, len(m.Runes))
+	for _, r := range m.Runes {
+		out = append(out, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: m.Alt})
+	}
+	return out
+}
+
+// textInput reports whether keys go to a text input now.
+func (a *App) textInput() bool {
+	if a.prompt != nil {
+		return a.prompt.kind == promptSave || a.prompt.kind == promptTitle
+	}
+	c := a.focused()
+	return c != nil && c.base().editing()
 }
 
 // cellMsg is a message addressed to one cell model (trace frames).
@@ -419,8 +454,8 @@ func (a *App) setFocus(i int) {
 	a.focus = max(0, min(i, len(a.cells)-1))
 	a.reindex()
 	a.layout()
-	a.scroll = a.starts[a.focus]
-	a.clampScroll()
+	a.scrollOff = 0
+	a.setViewTop(a.viewTop())
 }
 
 // notebookKey handles motion between cells.
@@ -436,11 +471,9 @@ func (a *App) notebookKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, km.Bottom):
 		a.setFocus(len(a.cells) - 1)
 	case key.Matches(msg, km.PageUp):
-		a.scroll -= max(1, a.bodyHeight()/2)
-		a.clampScroll()
+		a.scrollBy(-max(1, a.bodyHeight()/2))
 	case key.Matches(msg, km.PageDown):
-		a.scroll += max(1, a.bodyHeight()/2)
-		a.clampScroll()
+		a.scrollBy(max(1, a.bodyHeight()/2))
 	case key.Matches(msg, km.Enter):
 		if a.focused() != nil {
 			a.setMode(modeCell)
@@ -597,22 +630,22 @@ func (a *App) mouseMsg(m tea.MouseMsg) tea.Cmd {
 	}
 	switch {
 	case m.Button == tea.MouseButtonWheelUp:
-		a.scroll -= 3
-		a.clampScroll()
+		a.scrollBy(-3)
 	case m.Button == tea.MouseButtonWheelDown:
-		a.scroll += 3
-		a.clampScroll()
+		a.scrollBy(3)
 	case m.Button == tea.MouseButtonLeft && m.Action == tea.MouseActionPress:
-		line := m.Y - 1 + a.scroll
+		line := m.Y - 1 + a.viewTop()
 		if m.Y < 1 || m.Y > a.bodyHeight() {
 			return nil
 		}
 		for i := len(a.starts) - 1; i >= 0; i-- {
 			if line >= a.starts[i] {
 				if i != a.focus {
+					top := a.viewTop()
 					a.setMode(modeNotebook)
 					a.focus = i
 					a.reindex()
+					a.setViewTop(top)
 				}
 				break
 			}
@@ -860,12 +893,67 @@ func (a *App) layout() []string {
 	return lines
 }
 
-func (a *App) clampScroll() {
-	total := 0
-	if len(a.starts) > 0 {
-		total = a.starts[len(a.starts)-1] + lineCount(a.cells[len(a.cells)-1].base().render()) + 1
+// total is the number of body lines.
+func (a *App) total() int {
+	if len(a.starts) == 0 || len(a.cells) == 0 {
+		return 1
 	}
-	a.scroll = max(0, min(a.scroll, total-a.bodyHeight()))
+	return a.starts[len(a.starts)-1] + lineCount(a.cells[len(a.cells)-1].base().render()) + 1
+}
+
+// viewTop is the first body line on the screen.
+func (a *App) viewTop() int {
+	top := a.scrollOff
+	if a.focus < len(a.starts) {
+		top += a.starts[a.focus]
+	}
+	return max(0, min(top, a.maxTop()))
+}
+
+// maxTop is the last first line of the view: the end of the notebook, or
+// further so that the focused cell can start at the top.
+func (a *App) maxTop() int {
+	m := a.total() - a.bodyHeight()
+	if a.focus < len(a.starts) {
+		m = max(m, a.starts[a.focus])
+	}
+	return m
+}
+
+// setViewTop scrolls to body line t (clamped).
+func (a *App) setViewTop(t int) {
+	t = max(0, min(t, a.maxTop()))
+	a.scrollOff = t
+	if a.focus < len(a.starts) {
+		a.scrollOff -= a.starts[a.focus]
+	}
+}
+
+// scrollBy scrolls the view; in the notebook the focus follows when the
+// focused cell leaves the screen.
+func (a *App) scrollBy(d int) {
+	a.setViewTop(a.viewTop() + d)
+	if a.mode != modeNotebook || len(a.cells) == 0 {
+		return
+	}
+	top, h := a.viewTop(), a.bodyHeight()
+	start := a.starts[a.focus]
+	end := start + lineCount(a.cells[a.focus].base().render())
+	if end > top && start < top+h {
+		return
+	}
+	for i := len(a.starts) - 1; i >= 0; i-- {
+		if a.starts[i] <= top || i == 0 {
+			if a.starts[i]+lineCount(a.cells[i].base().render()) <= top && i+1 < len(a.cells) {
+				i++
+			}
+			a.focus = i
+			a.reindex()
+			a.layout()
+			a.setViewTop(top)
+			return
+		}
+	}
 }
 
 func lineCount(s string) int { return strings.Count(s, "\n") + 1 }
@@ -874,7 +962,7 @@ func lineCount(s string) int { return strings.Count(s, "\n") + 1 }
 // the form's cursor, is on the screen.
 func (a *App) ensureVisible() {
 	c := a.focused()
-	if c == nil || a.height == 0 {
+	if c == nil || a.height == 0 || a.focus >= len(a.starts) {
 		return
 	}
 	b := c.base()
@@ -885,16 +973,17 @@ func (a *App) ensureVisible() {
 		b.render()
 		row = top + b.cursorRow
 	}
-	if row < a.scroll {
-		a.scroll = row
-	}
-	if row >= a.scroll+h {
-		a.scroll = row - h + 1
+	vt := a.viewTop()
+	switch {
+	case row < vt:
+		vt = row
+	case row >= vt+h:
+		vt = row - h + 1
 		if a.mode == modeCell {
-			a.scroll = min(top, row-h/2)
+			vt = min(top, row-h/2)
 		}
 	}
-	a.clampScroll()
+	a.setViewTop(vt)
 }
 
 // View implements tea.Model.
@@ -914,10 +1003,10 @@ func (a *App) View() string {
 	}
 	body := a.layout()
 	h := a.bodyHeight()
-	a.clampScroll()
+	top := a.viewTop()
 	var out []string
 	out = append(out, a.topBar())
-	for i := a.scroll; i < a.scroll+h; i++ {
+	for i := top; i < top+h; i++ {
 		if i < len(body) {
 			out = append(out, truncate(body[i], a.width))
 		} else {

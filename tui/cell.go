@@ -69,7 +69,13 @@ type cellBase struct {
 	lastErr    error
 
 	job  *jobState
-	note string
+	// failedHash is the input hash of the cell's last failed evaluation
+	// whose error the notebook did not cache (a dependency failed), and
+	// failed says that it is the current one: then the cell shows the
+	// error and is not evaluated again by itself.
+	failedHash string
+	failed     bool
+	note       string
 	// waiting says why a stale cheap cell is not being evaluated.
 	waiting string
 	folded  bool
@@ -83,7 +89,7 @@ type cellBase struct {
 }
 
 type renderKey struct {
-	rev, width        int
+	rev, width       int
 	entered, focused bool
 	editing          bool
 }
@@ -125,6 +131,11 @@ func (c *cellBase) refresh() {
 		c.touch()
 	}
 	c.out, c.err, c.hasResult = out, err, ok
+	failed := !ok && c.failedHash != "" && c.failedHash == c.sh.nb.Hash(c.index)
+	if failed != c.failed {
+		c.failed = failed
+		c.touch()
+	}
 	if ok {
 		c.last, c.lastErr = out, err
 		if err == nil && out != nil {
@@ -210,7 +221,7 @@ func (c *cellBase) status() string {
 		return ""
 	case c.job != nil:
 		return th.running.Render("⟳ running")
-	case c.hasResult && c.err != nil:
+	case c.hasResult && c.err != nil, c.failed:
 		return th.err.Render("✗ error")
 	case c.hasResult:
 		return th.ok.Render("✓ up to date")
@@ -244,7 +255,7 @@ func (c *cellBase) body(w int) []string {
 	if stale {
 		out, err = c.last, c.lastErr
 		switch {
-		case c.job != nil:
+		case c.job != nil, c.failed:
 		case out != nil || err != nil:
 			what := "inputs changed"
 			if c.waiting != "" {

@@ -35,7 +35,9 @@ func (c *sweepCell) fields() []field {
 		choiceField("detail", "detail", simDetails, func(in explorer.Input) *string { return &swp(in).Detail }),
 		choiceField("cost", "Pareto cost", []string{explorer.CostFPGAs, explorer.CostPEs, explorer.CostPrice}, func(in explorer.Input) *string { return &swp(in).Cost }),
 		numField("workers", "workers", "one per core", func(in explorer.Input) *int { return &swp(in).Workers }),
-		strField("shard", "shard i/n", func(in explorer.Input) *string { return &swp(in).Shard }),
+		{key: "shard", label: "shard i/n", kind: fText, placeholder: "whole grid",
+			get: func(in explorer.Input) string { return swp(in).Shard },
+			set: func(in explorer.Input, s string) error { swp(in).Shard = strings.TrimSpace(s); return nil }},
 	}
 }
 

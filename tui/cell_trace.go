@@ -178,8 +178,8 @@ func (c *traceCell) output(out explorer.Output, w int) []string {
 		state = th.running.Render("▶ playing")
 	}
 	lines = append(lines, "")
-	lines = append(lines, truncate(fmt.Sprintf("%s ×%d · superstep %d of %d · cycle %s of %s · sample %d of %d",
-		state, c.speed, cur, len(steps), count(c.cursor), count(s.Cycles), si+1, len(samples)), w))
+	lines = append(lines, truncate(fmt.Sprintf("%s ×%d · superstep %d (of 0..%d) · cycle %s of %s · sample %d of %d",
+		state, c.speed, cur, len(steps)-1, count(c.cursor), count(s.Cycles), si+1, len(samples)), w))
 	// Activity over the whole run, the barrier timeline and the cursor.
 	tw := max(20, w-8)
 	col := func(cyc int64) int { return min(tw-1, int(cyc*int64(tw)/total)) }

@@ -132,15 +132,13 @@ func (c *platformCell) output(out explorer.Output, w int) []string {
 		}
 		return strconv.Itoa(n)
 	}
-	onOff := func(b bool) string {
-		if b {
-			return "on"
-		}
-		return "off"
-	}
 	var lines []string
 	lines = append(lines, wrap(fmt.Sprintf("%s: %s", th.bold.Render(o.Board), o.Title), w)...)
-	lines = append(lines, truncate(fmt.Sprintf("%s · %.1f MHz · up to %d FPGAs × %d PEs · $%.0f per FPGA", o.Part, o.ClockMHz, o.MaxFPGAs, o.MaxPEs, o.PriceUSD), w))
+	price := ""
+	if o.PriceUSD > 0 {
+		price = fmt.Sprintf(" · $%.0f per FPGA", o.PriceUSD)
+	}
+	lines = append(lines, truncate(fmt.Sprintf("%s · %.1f MHz · up to %d FPGAs × %d PEs%s", o.Part, o.ClockMHz, o.MaxFPGAs, o.MaxPEs, price), w))
 	lines = append(lines, truncate(fmt.Sprintf("design: %s FPGAs × %s PEs · %s · edges %s · packing %s · filter %s",
 		auto(o.Config.FPGAs), auto(o.Config.PEs), o.Config.Arch, o.Config.Mem, onOff(o.Config.Packing), onOff(o.Config.Filter)), w))
 	// The parameters in as many columns as fit.
@@ -456,3 +454,10 @@ func (c *notesCell) output(out explorer.Output, w int) []string {
 
 // simDetails are the simulator's levels of detail, for choice fields.
 var simDetails = []string{string(sim.Fast), string(sim.Cycle)}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}

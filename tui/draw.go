@@ -5,8 +5,8 @@ import (
 	"math"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // padRight pads s with spaces to width cells (measured, not counted).
@@ -144,7 +144,11 @@ func columns(vals []float64, hi float64, height, colWidth int) []string {
 			default:
 				c = vblocks[max(1, int(math.Round(fill*8)))]
 			}
-			b.WriteString(strings.Repeat(c, colWidth))
+			if colWidth >= 2 {
+				b.WriteString(strings.Repeat(c, colWidth-1) + " ")
+			} else {
+				b.WriteString(c)
+			}
 		}
 		rows[r] = b.String()
 	}

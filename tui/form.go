@@ -138,7 +138,7 @@ func (f *form) startEdit(in explorer.Input, width int) tea.Cmd {
 	}
 	f.input.SetValue(f.text(fl, in))
 	f.input.CursorEnd()
-	f.input.Width = max(10, width-f.labelWidth()-8)
+	f.input.Width = max(10, min(60, width-f.labelWidth()-8))
 	return f.input.Focus()
 }
 
@@ -287,7 +287,7 @@ func (f *form) view(in explorer.Input, width int, th *theme) ([]string, int) {
 			shown = th.accent.Render("◂ ") + shown + th.accent.Render(" ▸")
 		}
 		line := mark + label + "  " + shown
-		if fl.hint != "" {
+		if fl.hint != "" && !(sel && f.editing) {
 			line += "  " + th.dim.Render(fl.hint)
 		}
 		lines = append(lines, truncate(line, width))
@@ -310,7 +310,8 @@ func (f *form) summary(in explorer.Input, width int, th *theme) []string {
 			continue
 		}
 		val := f.text(fl, in)
-		if val == "" && strings.HasPrefix(fl.key, "set.") {
+		_, isPending := f.pending[fl.key]
+		if val == "" && !isPending && (strings.HasPrefix(fl.key, "set.") || strings.HasPrefix(fl.key, "widths.") || strings.HasPrefix(fl.key, "params.")) {
 			continue
 		}
 		if fl.kind == fBool {
@@ -320,10 +321,13 @@ func (f *form) summary(in explorer.Input, width int, th *theme) []string {
 				val = "off"
 			}
 		}
-		if val == "" {
-			val = `""`
-		}
 		s := th.dim.Render(fl.label+" ") + val
+		if val == "" {
+			s = th.dim.Render(fl.label + " " + fl.placeholder)
+			if fl.placeholder == "" {
+				s = th.dim.Render(fl.label+" ") + `""`
+			}
+		}
 		if p, ok := f.pending[fl.key]; ok {
 			s += th.err.Render(" ✗")
 			errs = append(errs, fl.label+": "+p.err.Error())

@@ -109,33 +109,22 @@ func (a *App) liveKeys() [][]key.Binding {
 
 func (a *App) helpGroups() [][]key.Binding { return a.liveKeys() }
 
-// shortKeys is the one-line help: the first keys of each group, and ?.
+// shortKeys is the one-line help: the most used of the live keys.
 func (a *App) shortKeys() []key.Binding {
-	var out []key.Binding
+	km := &a.keys
+	live := map[key.Help]bool{}
 	for _, g := range a.liveKeys() {
-		for i, b := range g {
-			if i >= 3 {
-				break
-			}
-			if key.Matches(keyOf(b), a.keys.Help) {
-				continue
-			}
-			out = append(out, b)
+		for _, b := range g {
+			live[b.Help()] = true
 		}
 	}
-	if a.prompt == nil && !a.tooSmall() {
-		out = append([]key.Binding{a.keys.Help}, out...)
+	var out []key.Binding
+	for _, b := range []key.Binding{km.Help, km.Up, km.Down, km.FieldUp, km.FieldDown, km.Enter, km.Edit, km.Toggle, km.Next, km.Leave, km.Done,
+		typing, km.Run, km.Cancel, km.Play, km.StepNext, km.Add, km.Undo, km.Save, km.Quit, km.ForceQuit, km.Yes, km.No, km.Confirm, km.Dismiss} {
+		if live[b.Help()] || (b.Help() == km.Help.Help() && a.prompt == nil && !a.tooSmall()) {
+			out = append(out, b)
+			delete(live, b.Help())
+		}
 	}
 	return out
-}
-
-// keyOf is a key message for a binding's first key, to compare bindings.
-type keyOf key.Binding
-
-func (k keyOf) String() string {
-	keys := key.Binding(k).Keys()
-	if len(keys) == 0 {
-		return ""
-	}
-	return keys[0]
 }

@@ -21,7 +21,9 @@ type jobState struct {
 	// targets are the cells asked for, in order; cur indexes the one
 	// running.
 	targets []cellModel
-	cur     int
+	// hashes are the targets' input hashes when the job was planned.
+	hashes []string
+	cur    int
 	prog    explorer.Progress
 	ch      chan tea.Msg
 	bar     progress.Model
