@@ -51,24 +51,20 @@ type PEImages struct {
 // Widths are the bit widths of the memory words, fixed per system so
 // that every PE's images have the same shape.
 type Widths struct {
-	VertexID int // global ids
-	Local    int // local indices
-	EdgeAddr int // positions in a PE's edge memory
-	// IndexStart and ListLen are the bits of an edge-index entry's start
-	// (an edge address in block RAM, a word address off-chip) and length.
-	IndexStart int
-	ListLen    int
-	// MemAddr is the bits of an off-chip memory word address (0: edges in
-	// block RAM).
-	MemAddr   int
-	EdgeData  int // edge data bits (0: none)
-	State     int // packed vertex state
-	MaxLocal  int // the most vertices any PE holds
-	MaxEdges  int // the most edges any PE holds
-	IndexBits int // one edge-index word
-	EdgeBits  int // one edge word
-	VertexBit int // one vertex-info word
-	Mask      int // filter mask bits: other FPGAs, at least 1
+	VertexID   int // global ids
+	Local      int // local indices
+	EdgeAddr   int // positions in a PE's edge memory
+	EdgeData   int // edge data bits (0: none)
+	State      int // packed vertex state
+	MaxLocal   int // the most vertices any PE holds
+	MaxEdges   int // the most edges any PE holds
+	IndexStart int // an edge-index start: an edge address, or a word address off-chip
+	ListLen    int // an edge-index length
+	IndexBits  int // one edge-index word
+	EdgeBits   int // one edge word
+	VertexBit  int // one vertex-info word
+	Mask       int // filter mask bits: other FPGAs, at least 1
+	MemAddr    int // an off-chip memory word address (0: edges in block RAM)
 }
 
 // BuildImages lays out the memories of every PE for a GraVF-M system.

@@ -64,7 +64,7 @@ func estimate(w io.Writer, b *boards.Board, k *kernel.Kernel, g *graph.Graph, nF
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "yosys synth_xilinx -family %s, %s on %s, FPGA 0 of %d x %d PEs, edges in %s\n\n", b.FPGA.Family, k.Spec.Name, g.Name, nF, nP, mem)
+	fmt.Fprintf(w, "yosys synth_xilinx -family %s, %s on %s, FPGA 0 of %d x %d PEs, edges in %s\n\n", b.FPGA.Family, k.Spec.Name, g.Name, nF, nP, edgeStorage(mem))
 	fmt.Fprintf(w, "  %-10s %10s %10s %10s %8s\n", "", "LUT", "FF", "BRAM36", "DSP")
 	fmt.Fprintf(w, "  %-10s %10d %10d %10.1f %8d\n", "per PE", pe.LUT, pe.FF, pe.BRAM36, pe.DSP)
 	fmt.Fprintf(w, "  %-10s %10d %10d %10.1f %8d\n", "FPGA 0", fpga.LUT, fpga.FF, fpga.BRAM36, fpga.DSP)
@@ -93,4 +93,12 @@ func estimate(w io.Writer, b *boards.Board, k *kernel.Kernel, g *graph.Graph, nF
 	}
 	fmt.Fprintf(w, "cached for the model: %s\n", f)
 	return nil
+}
+
+// edgeStorage names where a design keeps its edge lists.
+func edgeStorage(m model.MemKind) string {
+	if m == model.OffChip {
+		return "off-chip memory"
+	}
+	return "block RAM"
 }

@@ -70,7 +70,7 @@ memory's latency and bandwidth as the simulator does.`,
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s: %d files; %d FPGAs x %d PEs of %s on %s, edges in %s; expect %d messages in %d supersteps\n",
-				out, len(m.Files), m.FPGAs, m.PEs, m.Kernel, m.Board, m.Mem, m.Expected.Messages, m.Expected.Supersteps)
+				out, len(m.Files), m.FPGAs, m.PEs, m.Kernel, m.Board, edgeStorage(cfg.Mem), m.Expected.Messages, m.Expected.Supersteps)
 			fmt.Fprintf(cmd.OutOrStdout(), "next: cd %s && make sim\n", out)
 			return nil
 		},
