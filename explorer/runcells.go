@@ -269,10 +269,7 @@ func (e *evaluator) export(in *Export) (Output, error) {
 	dir := e.resolve(in.Out)
 	e.progress(Progress{Text: "writing " + dir})
 	opts := gen.ExportOptions{Board: d.board, Kernel: d.kernel, Graph: d.graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
-		Partitioner: method, Filter: cfg.Filter, Dir: dir, Force: in.Force, Version: Version()}
-	if err := setExportMem(&opts, cfg.Mem); err != nil {
-		return nil, err
-	}
+		Partitioner: method, Filter: cfg.Filter, Mem: cfg.Mem, Dir: dir, Force: in.Force, Version: Version()}
 	m, err := gen.Export(e.ctx, opts)
 	if err != nil {
 		return nil, err
@@ -320,12 +317,4 @@ func (e *evaluator) makeSim(dir string) (string, error) {
 		return "", errors.New("make sim printed no RESULT line")
 	}
 	return line, nil
-}
-
-// setExportMem selects the edge memory of the exported design.
-func setExportMem(o *gen.ExportOptions, mem model.MemKind) error {
-	if mem != model.BRAM {
-		return fmt.Errorf("mem %s: the generator builds block-RAM edge storage only so far; set mem = \"bram\" in the platform cell", mem)
-	}
-	return nil
 }

@@ -144,7 +144,13 @@ func Estimate(ctx context.Context, s *System, kernelName, family string) (fpga, 
 		return fpga, pe, err
 	}
 	tot := ParseYosysStat(string(st))
-	fpga = tot["fpga0_top"]
+	return tot["fpga0_top"], largestPE(tot, kernelName), nil
+}
+
+// largestPE returns the resources of the largest PE among the modules of a
+// yosys statistics report (PEs differ only in their memory sizes).
+func largestPE(tot map[string]Resources, kernelName string) Resources {
+	var pe Resources
 	for m, r := range tot {
 		if strings.HasSuffix(m, "\\"+kernelName+"_pe") || m == kernelName+"_pe" {
 			if r.LUT > pe.LUT {
@@ -152,7 +158,7 @@ func Estimate(ctx context.Context, s *System, kernelName, family string) (fpga, 
 			}
 		}
 	}
-	return fpga, pe, nil
+	return pe
 }
 
 func tail(s string, n int) string {

@@ -11,11 +11,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/gravf-tui/gravf-tui/boards"
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
+	"github.com/gravf-tui/gravf-tui/model"
 )
 
 // ExportOptions describe a project to write.
@@ -26,6 +28,9 @@ type ExportOptions struct {
 	FPGAs, PEs  int
 	Partitioner graph.Partitioner
 	Filter      bool
+	// Mem is where the edge lists live: block RAM ("" or model.BRAM) or
+	// the board's off-chip edge memory (model.OffChip).
+	Mem model.MemKind
 	// Dir is the project folder; it must not exist unless Force.
 	Dir   string
 	Force bool
@@ -54,13 +59,28 @@ type Manifest struct {
 	Partition  string            `json:"partitioner"`
 	Filter     bool              `json:"filter"`
 	LinkCycles int               `json:"link_latency_cycles"`
-	Expected   struct {
+	// OffChip describes the off-chip edge memory (edge_memory "offchip").
+	OffChip  *ManifestMemory `json:"offchip_memory,omitempty"`
+	Expected struct {
 		Messages   int64  `json:"messages"`
 		Supersteps int    `json:"supersteps"`
 		ResultSHA  string `json:"result_sha256"`
 	} `json:"expected"`
 	Tools map[string]string `json:"tools"`
 	Files []string          `json:"files"`
+}
+
+// ManifestMemory is the off-chip edge memory in manifest.json: the
+// simulator's figures, which the testbench's memory model uses.
+type ManifestMemory struct {
+	Memory        string  `json:"memory"`
+	WordBits      int     `json:"word_bits"`
+	SlotBits      int     `json:"slot_bits"`
+	EdgesPerWord  int     `json:"edges_per_word"`
+	LatencyCycles int     `json:"latency_cycles"`
+	InFlight      int     `json:"requests_in_flight"`
+	WordsPerCycle float64 `json:"words_per_cycle"`
+	Words         []int   `json:"words_per_fpga"`
 }
 
 // GraphSHA256 hashes a graph's structure (CSR arrays and weights), so a
@@ -107,21 +127,41 @@ func Export(ctx context.Context, o ExportOptions) (*Manifest, error) {
 		return nil, fmt.Errorf("export: %s exists; use --force to replace it", o.Dir)
 	}
 	linkCycles := int(o.Board.Network.LinkLatencyNs*1e-9*o.Board.ClockHz() + 0.5)
+	var offChip *OffChip
+	switch o.Mem {
+	case "", model.BRAM:
+		o.Mem = model.BRAM
+	case model.OffChip:
+		m, err := OffChipFor(o.Board, o.Kernel)
+		if err != nil {
+			return nil, err
+		}
+		offChip = &m
+	default:
+		return nil, fmt.Errorf("export: unknown edge memory %q (valid: %s, %s)", o.Mem, model.BRAM, model.OffChip)
+	}
 	sys, err := GenerateSystem(ctx, SystemOptions{Kernel: o.Kernel, Graph: o.Graph, FPGAs: o.FPGAs, PEs: o.PEs,
-		Partitioner: o.Partitioner, Filter: o.Filter, LinkLatency: linkCycles})
+		Partitioner: o.Partitioner, Filter: o.Filter, LinkLatency: linkCycles, OffChip: offChip})
 	if err != nil {
 		return nil, err
 	}
 	k := o.Kernel
 	m := &Manifest{Generator: "gravf-tui " + o.Version, Board: o.Board.Name, Part: o.Board.FPGA.Part, Family: o.Board.FPGA.Family,
 		ClockMHz: o.Board.ClockMHz, Kernel: k.Spec.Name, Params: map[string]string{}, Graph: o.Graph.Name, GraphSHA: GraphSHA256(o.Graph),
-		Vertices: o.Graph.NumVertices(), Arcs: o.Graph.NumArcs(), FPGAs: o.FPGAs, PEs: o.PEs, Arch: "gravf-m", Mem: "bram",
+		Vertices: o.Graph.NumVertices(), Arcs: o.Graph.NumArcs(), FPGAs: o.FPGAs, PEs: o.PEs, Arch: "gravf-m", Mem: string(o.Mem),
 		Partition: string(sys.Part.Method), Filter: o.Filter, LinkCycles: linkCycles,
 		Tools: map[string]string{
 			"iverilog":  toolVersion("iverilog", "-V"),
 			"verilator": toolVersion("verilator", "--version"),
 			"yosys":     toolVersion("yosys", "-V"),
 		}}
+	if offChip != nil {
+		m.OffChip = &ManifestMemory{Memory: o.Board.EdgeMemory().Name, WordBits: offChip.WordBits, SlotBits: offChip.SlotBits,
+			EdgesPerWord: offChip.EdgesPerWord(), LatencyCycles: offChip.Latency, InFlight: offChip.InFlight, WordsPerCycle: offChip.WordsPerCycle}
+		for _, em := range sys.Memories {
+			m.OffChip.Words = append(m.OffChip.Words, len(em.Words))
+		}
+	}
 	for n, p := range k.Checked.Params {
 		m.Params[n] = fmt.Sprint(p.Bits)
 	}
@@ -205,7 +245,7 @@ func makefile(s *System, o ExportOptions) string {
 #   make bit            Vivado batch mode: one bitstream per FPGA
 
 RTL = %[2]s
-TB  = tb/gravf_link_model.v tb/tb_system.v
+TB  = %[5]s
 TOPS = %[3]s
 
 .PHONY: sim sim-verilator lint synth bit clean
@@ -220,7 +260,7 @@ build/sim.vvp: $(RTL) $(TB)
 
 sim-verilator:
 	@mkdir -p build
-	verilator --binary --timing -Wno-fatal -Wno-lint -Wno-style -Mdir build/verilator --top-module tb_system -o tb_system $(RTL) $(TB)
+	verilator --binary --timing --timescale 1ns/1ps -Wno-fatal -Wno-lint -Wno-style -Mdir build/verilator --top-module tb_system -o tb_system $(RTL) $(TB)
 	build/verilator/tb_system | tee build/sim-verilator.log
 	@grep -q '^RESULT PASS' build/sim-verilator.log
 
@@ -238,7 +278,7 @@ bit:
 
 clean:
 	rm -rf build
-`, o.Board.FPGA.Family, rtl, strings.Join(tops, " "), seq(o.FPGAs))
+`, o.Board.FPGA.Family, rtl, strings.Join(tops, " "), seq(o.FPGAs), strings.Join(s.TBFiles(), " "))
 	return b.String()
 }
 
@@ -287,7 +327,11 @@ func fusesoc(s *System, o ExportOptions, project string) string {
 			fmt.Fprintf(&b, "      - %s: {copyto: %s}\n", p, p)
 		}
 	}
-	b.WriteString("    file_type: user\n  tb:\n    files:\n      - tb/gravf_link_model.v\n      - tb/tb_system.v\n    file_type: verilogSource\n\ntargets:\n")
+	b.WriteString("    file_type: user\n  tb:\n    files:\n")
+	for _, t := range s.TBFiles() {
+		fmt.Fprintf(&b, "      - %s\n", t)
+	}
+	b.WriteString("    file_type: verilogSource\n\ntargets:\n")
 	fmt.Fprintf(&b, "  sim:\n    default_tool: icarus\n    filesets: [rtl, mem, tb]\n    toplevel: tb_system\n")
 	fmt.Fprintf(&b, "  lint:\n    default_tool: verilator\n    filesets: [rtl, mem]\n    toplevel: fpga0_top\n    tools:\n      verilator:\n        mode: lint-only\n        verilator_options: [-Wall]\n")
 	return b.String()
@@ -295,12 +339,80 @@ func fusesoc(s *System, o ExportOptions, project string) string {
 
 func projectReadme(s *System, o ExportOptions, m *Manifest) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# GraVF-M %s on %d x %s\n\nGenerated by gravf-tui for the graph `%s` (V = %d, %d arcs), %d FPGAs x %d PEs, edges in block RAM, %s partitioning.\n\n",
-		o.Kernel.Spec.Name, o.FPGAs, o.Board.Name, o.Graph.Name, o.Graph.NumVertices(), o.Graph.NumArcs(), o.FPGAs, o.PEs, s.Part.Method)
+	where := "edges in block RAM"
+	if s.OffChip != nil {
+		where = fmt.Sprintf("edges in off-chip memory (%s)", o.Board.EdgeMemory().Name)
+	}
+	fmt.Fprintf(&b, "# GraVF-M %s on %d x %s\n\nGenerated by gravf-tui for the graph `%s` (V = %d, %d arcs), %d FPGAs x %d PEs, %s, %s partitioning.\n\n",
+		o.Kernel.Spec.Name, o.FPGAs, o.Board.Name, o.Graph.Name, o.Graph.NumVertices(), o.Graph.NumArcs(), o.FPGAs, o.PEs, where, s.Part.Method)
 	b.WriteString("## Use\n\n```sh\nmake sim            # Icarus: prints RESULT PASS cycles=<n> messages=<m>\nmake sim-verilator  # the same under Verilator\nmake lint           # verilator --lint-only -Wall\nmake synth          # yosys resource estimate per FPGA\nmake bit            # Vivado bitstreams (needs Vivado)\n```\n\n")
-	fmt.Fprintf(&b, "The testbench checks every final vertex state against the BSP reference and expects %d messages in %d supersteps (`manifest.json`).\n\n",
+	fmt.Fprintf(&b, "The testbench checks every final vertex state against the BSP reference and expects %d messages in %d supersteps (`manifest.json`). Before the result it prints `SUPERSTEP <s> start=<cycle>` as each superstep's first apply sweep begins.\n\n",
 		m.Expected.Messages, m.Expected.Supersteps)
-	b.WriteString("## Layout\n\n- `rtl/`: one module per file. `fpga<i>_top.v` is FPGA i; `<kernel>_pe.v` a processing element; `<kernel>_{gather,apply,scatter}.v` the kernels; `gravf_*.v` building blocks.\n- `mem/`: `$readmemh` images per PE: edge index (every vertex: start, length, degree), edges (global id, local index, data), vertex info (filter mask, global id, degree), initial states.\n- `tb/`: the system testbench, the link model (latency in cycles from the board), and the expected states.\n- `scripts/`: `synth.ys` (yosys) and `build_fpga<i>.tcl` (Vivado, non-project).\n- `constraints/clocks.xdc`: the clock at f_clk.\n")
+	b.WriteString("## Layout\n\n- `rtl/`: one module per file. `fpga<i>_top.v` is FPGA i; `<kernel>_pe.v` a processing element; `<kernel>_{gather,apply,scatter}.v` the kernels; `gravf_*.v` building blocks.\n")
+	if s.OffChip != nil {
+		b.WriteString("- `mem/`: `$readmemh` images. Per FPGA, `fpga<i>_edges.hex`: the off-chip edge memory (see below). Per PE: edge index (every vertex of the graph: first memory word, length, degree), id table (local index to global id), vertex info (filter mask, global id, degree), initial states.\n")
+		b.WriteString("- `tb/`: the system testbench, the link model (latency in cycles from the board), the edge memory model, and the expected states.\n")
+	} else {
+		b.WriteString("- `mem/`: `$readmemh` images per PE: edge index (every vertex: start, length, degree), edges (global id, local index, data), vertex info (filter mask, global id, degree), initial states.\n")
+		b.WriteString("- `tb/`: the system testbench, the link model (latency in cycles from the board), and the expected states.\n")
+	}
+	b.WriteString("- `scripts/`: `synth.ys` (yosys) and `build_fpga<i>.tcl` (Vivado, non-project).\n- `constraints/clocks.xdc`: the clock at f_clk.\n")
 	fmt.Fprintf(&b, "\n## Link ports\n\nEvery FPGA top has one send and one receive port per other FPGA (link j is the j-th other FPGA in ascending order), each a valid/ready stream of %d-bit items. On hardware connect them to the board's FPGA-to-FPGA streams; in simulation `gravf_link_model` delays each item by %d cycles.\n", 4+max(o.FPGAs-1, 1)+s.Widths.VertexID+max(o.Kernel.Sizes().Update, 1), m.LinkCycles)
+	if mem := s.OffChip; mem != nil {
+		fmt.Fprintf(&b, `
+## Edge memory ports
+
+Every FPGA top has one read port per PE (lane l of each `+"`mem_*`"+` bus is PE l):
+
+- request: `+"`mem_req_valid`, `mem_req_ready`, `mem_req_addr`"+` (%[1]d bits), the address of a %[2]d-bit word in the FPGA's edge memory;
+- response: `+"`mem_resp_valid`, `mem_resp_ready`, `mem_resp_data`"+`, the words in request order.
+
+A PE makes at most one request per cycle and has at most %[3]d outstanding, and `+"`mem_req_valid`"+` does not depend on `+"`mem_req_ready`"+`. Load `+"`mem/fpga<i>_edges.hex`"+` (one word per line, word 0 first) at word address 0 of FPGA i's memory, or add a base address in front of the ports. Each PE's edge lists follow the previous PE's; a list starts on a word boundary and holds %[4]d edges per word in %[5]d-bit slots, the first edge in the least significant slot; a slot holds the neighbour's local index on the PE (%[6]d bits) above the edge data (%[7]d bits).
+
+The PEs share the memory's bandwidth: the memory decides with `+"`mem_req_ready`"+` which requests it accepts. In simulation `+"`gravf_mem_model`"+` answers after %[8]d cycles (the board's latency) and accepts %[9]s words per cycle per FPGA, serving the ports in an order that rotates every cycle, as `+"`gravf-tui sim --mem offchip`"+` does. A memory controller with fewer ports than PEs needs an arbiter in front that returns each port's responses in order.
+`, s.Widths.MemAddr, mem.WordBits, mem.InFlight, mem.EdgesPerWord(), mem.SlotBits, s.Widths.Local, s.Widths.EdgeData, mem.Latency, strconv.FormatFloat(mem.WordsPerCycle, 'f', 3, 64))
+	}
+	b.WriteString(lintWaivers(s))
 	return b.String()
+}
+
+// lintWaivers lists every Verilator waiver in the project's RTL with the
+// reason its source gives on the same line, for the README.
+func lintWaivers(s *System) string {
+	type waiver struct{ file, rule, reason string }
+	var ws []waiver
+	seen := map[waiver]bool{}
+	for _, p := range s.RTLFiles() {
+		for _, line := range strings.Split(s.Files[p], "\n") {
+			rule, reason, ok := parseWaiver(line)
+			if !ok {
+				continue
+			}
+			w := waiver{p, rule, reason}
+			if !seen[w] {
+				seen[w] = true
+				ws = append(ws, w)
+			}
+		}
+	}
+	var b strings.Builder
+	b.WriteString("\n## Lint waivers\n\n`make lint` runs `verilator --lint-only -Wall` on every FPGA top and is clean. These are all its waivers, each in the source beside the signals it covers:\n\n| file | warning | reason |\n|---|---|---|\n")
+	for _, w := range ws {
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", w.file, w.rule, w.reason)
+	}
+	return b.String()
+}
+
+// parseWaiver reads a line "/* verilator lint_off RULE */ // reason".
+func parseWaiver(line string) (rule, reason string, ok bool) {
+	_, rest, found := strings.Cut(line, "/* verilator lint_off ")
+	if !found {
+		return "", "", false
+	}
+	rule, rest, found = strings.Cut(rest, " */")
+	if !found {
+		return "", "", false
+	}
+	_, reason, _ = strings.Cut(rest, "//")
+	return strings.TrimSpace(rule), strings.TrimSpace(reason), true
 }

@@ -3,6 +3,7 @@ package gen
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/internal/datasets"
 	"github.com/gravf-tui/gravf-tui/kernel"
+	"github.com/gravf-tui/gravf-tui/model"
 	"github.com/gravf-tui/gravf-tui/samples"
 )
 
@@ -46,14 +48,14 @@ func loadSample(t *testing.T, kname, graphPath string, format graph.Format) (*ke
 	return k, g
 }
 
-func exportProject(t *testing.T, kname, graphPath string, format graph.Format, nF, nP int, dir string, force bool) (*Manifest, error) {
+func exportProject(t *testing.T, kname, graphPath string, format graph.Format, nF, nP int, mem model.MemKind, dir string, force bool) (*Manifest, error) {
 	t.Helper()
 	k, g := loadSample(t, kname, graphPath, format)
 	b, err := boards.Get("ac510")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Export(context.Background(), ExportOptions{Board: b, Kernel: k, Graph: g, FPGAs: nF, PEs: nP, Filter: true, Dir: dir, Force: force, Version: "test"})
+	return Export(context.Background(), ExportOptions{Board: b, Kernel: k, Graph: g, FPGAs: nF, PEs: nP, Filter: true, Mem: mem, Dir: dir, Force: force, Version: "test"})
 }
 
 func make_(t *testing.T, dir, target string) string {
@@ -67,10 +69,11 @@ func make_(t *testing.T, dir, target string) string {
 	return string(out)
 }
 
-// TestExportRuns exports projects for a covering set (every integer
-// kernel, 1, 2 and 4 FPGAs, real datasets) and runs make sim (Icarus),
-// make sim-verilator and make lint on them; every simulation must print
-// RESULT PASS with the reference's message count.
+// TestExportRuns exports projects for a covering set and runs make sim
+// (Icarus), make sim-verilator and make lint on them; every simulation
+// must print RESULT PASS with the reference's message count. Under each
+// simulator every kernel, 1, 2 and 4 FPGAs, and edges in block RAM and in
+// off-chip memory appear at least once, on four public datasets.
 func TestExportRuns(t *testing.T) {
 	testenv.NeedTool(t, "iverilog")
 	testenv.NeedTool(t, "verilator")
@@ -78,19 +81,23 @@ func TestExportRuns(t *testing.T) {
 		kernel, file string
 		format       graph.Format
 		nF, nP       int
+		mem          model.MemKind
 		verilator    bool
 	}{
-		{"wcc", "karate.mtx", "", 1, 2, true},
-		{"bfs", "power.graph", graph.FormatMETIS, 2, 2, false},
-		{"sssp", "rome99.gr", "", 4, 2, true},
-		{"sswp", "fpgagraphlib-GRCite.graph", graph.FormatEdgeList, 2, 3, false},
-		{"wcc", "p2p-Gnutella08.txt", "", 4, 1, false},
-		{"pr", "karate.mtx", "", 2, 2, true},
+		{"wcc", "karate.mtx", "", 1, 2, model.BRAM, true},
+		{"bfs", "power.graph", graph.FormatMETIS, 2, 2, model.BRAM, false},
+		{"sssp", "rome99.gr", "", 4, 2, model.BRAM, true},
+		{"sswp", "fpgagraphlib-GRCite.graph", graph.FormatEdgeList, 2, 3, model.BRAM, false},
+		{"wcc", "p2p-Gnutella08.txt", "", 4, 1, model.BRAM, false},
+		{"pr", "karate.mtx", "", 2, 2, model.BRAM, true},
+		{"bfs", "karate.mtx", "", 1, 2, model.OffChip, true},
+		{"sssp", "power.graph", graph.FormatMETIS, 2, 2, model.OffChip, false},
+		{"pr", "karate.mtx", "", 4, 2, model.OffChip, true},
 	}
 	for _, c := range cases {
-		t.Run(c.kernel+"/"+c.file, func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s/%s/%dx%d/%s", c.kernel, c.file, c.nF, c.nP, c.mem), func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "proj")
-			m, err := exportProject(t, c.kernel, datasets.Path(t, c.file), c.format, c.nF, c.nP, dir, false)
+			m, err := exportProject(t, c.kernel, datasets.Path(t, c.file), c.format, c.nF, c.nP, c.mem, dir, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -126,10 +133,10 @@ func TestExportAtomicDeterministic(t *testing.T) {
 	base := t.TempDir()
 	karate := datasets.Path(t, "karate.mtx")
 	a, b := filepath.Join(base, "a"), filepath.Join(base, "b")
-	if _, err := exportProject(t, "bfs", karate, "", 2, 2, a, false); err != nil {
+	if _, err := exportProject(t, "bfs", karate, "", 2, 2, model.OffChip, a, false); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := exportProject(t, "bfs", karate, "", 2, 2, b, false); err != nil {
+	if _, err := exportProject(t, "bfs", karate, "", 2, 2, model.OffChip, b, false); err != nil {
 		t.Fatal(err)
 	}
 	err := filepath.Walk(a, func(p string, info os.FileInfo, err error) error {
@@ -147,10 +154,10 @@ func TestExportAtomicDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := exportProject(t, "bfs", karate, "", 2, 2, a, false); err == nil || !strings.Contains(err.Error(), "--force") {
+	if _, err := exportProject(t, "bfs", karate, "", 2, 2, model.OffChip, a, false); err == nil || !strings.Contains(err.Error(), "--force") {
 		t.Fatalf("second export into an existing folder: %v", err)
 	}
-	if _, err := exportProject(t, "wcc", karate, "", 1, 2, a, true); err != nil {
+	if _, err := exportProject(t, "wcc", karate, "", 1, 2, model.BRAM, a, true); err != nil {
 		t.Fatalf("--force: %v", err)
 	}
 	ents, _ := os.ReadDir(base)
@@ -159,21 +166,30 @@ func TestExportAtomicDeterministic(t *testing.T) {
 	}
 }
 
-// TestExportSynth runs make synth (yosys synth_xilinx) on a small WCC
-// project.
+// TestExportSynth runs make synth (yosys synth_xilinx) on small WCC
+// (block RAM) and PageRank (off-chip edges) projects.
 func TestExportSynth(t *testing.T) {
 	testenv.NeedTool(t, "yosys")
-	dir := filepath.Join(t.TempDir(), "proj")
-	if _, err := exportProject(t, "wcc", datasets.Path(t, "karate.mtx"), "", 1, 2, dir, false); err != nil {
-		t.Fatal(err)
-	}
-	make_(t, dir, "synth")
-	st, err := os.ReadFile(filepath.Join(dir, "build", "fpga0_stat.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(st), "fpga0_top") || !strings.Contains(string(st), "LUT") {
-		t.Fatalf("synthesis statistics:\n%s", st)
+	for _, c := range []struct {
+		kernel string
+		mem    model.MemKind
+	}{{"wcc", model.BRAM}, {"pr", model.OffChip}} {
+		t.Run(c.kernel, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "proj")
+			if _, err := exportProject(t, c.kernel, datasets.Path(t, "karate.mtx"), "", 1, 2, c.mem, dir, false); err != nil {
+				t.Fatal(err)
+			}
+			make_(t, dir, "synth")
+			st, err := os.ReadFile(filepath.Join(dir, "build", "fpga0_stat.txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(st), "fpga0_top") || !strings.Contains(string(st), "LUT") {
+				t.Fatalf("synthesis statistics:\n%s", st)
+			}
+			tot := ParseYosysStat(string(st))
+			t.Logf("%s, edges in %s: per PE %+v; FPGA (2 PEs) %+v", c.kernel, c.mem, largestPE(tot, c.kernel), tot["fpga0_top"])
+		})
 	}
 }
 
@@ -183,7 +199,7 @@ func TestExportSynth(t *testing.T) {
 func TestVivadoScripts(t *testing.T) {
 	tclsh := testenv.NeedTool(t, "tclsh")
 	dir := filepath.Join(t.TempDir(), "proj")
-	if _, err := exportProject(t, "pr", datasets.Path(t, "karate.mtx"), "", 2, 2, dir, false); err != nil {
+	if _, err := exportProject(t, "pr", datasets.Path(t, "karate.mtx"), "", 2, 2, model.OffChip, dir, false); err != nil {
 		t.Fatal(err)
 	}
 	stub := `set read {}
@@ -240,4 +256,71 @@ func BenchmarkExport(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(g.NumEdges())/1e6, "Medges")
+}
+
+// TestExportOffChipProject checks what an off-chip project lists: the
+// manifest's memory, the Makefile's and the FuseSoC core's testbench and
+// memory images, the README's memory ports and every lint waiver with its
+// reason.
+func TestExportOffChipProject(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "proj")
+	m, err := exportProject(t, "sssp", datasets.Path(t, "karate.mtx"), "", 2, 3, model.OffChip, dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Mem != "offchip" || m.OffChip == nil || m.OffChip.EdgesPerWord < 1 || len(m.OffChip.Words) != 2 {
+		t.Fatalf("manifest: edge_memory %q, offchip_memory %+v", m.Mem, m.OffChip)
+	}
+	read := func(p string) string {
+		b, err := os.ReadFile(filepath.Join(dir, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	mk, core, readme := read("Makefile"), read("gravf_sssp.core"), read("README.md")
+	for _, f := range []string{"tb/gravf_mem_model.v", "tb/gravf_link_model.v", "tb/tb_system.v"} {
+		if !strings.Contains(mk, f) || !strings.Contains(core, "- "+f) {
+			t.Errorf("%s is missing from the Makefile or the FuseSoC core", f)
+		}
+	}
+	for _, f := range []string{"mem/fpga0_edges.hex", "mem/fpga1_edges.hex", "mem/pe5_ids.hex"} {
+		if !strings.Contains(core, "- "+f) || !slices.Contains(m.Files, f) {
+			t.Errorf("%s is missing from the FuseSoC core or the manifest", f)
+		}
+	}
+	if slices.Contains(m.Files, "mem/pe0_edges.hex") {
+		t.Error("an off-chip project holds block-RAM edge images")
+	}
+	if !strings.Contains(readme, "## Edge memory ports") || !strings.Contains(readme, "mem_req_ready") {
+		t.Errorf("README does not describe the edge memory ports:\n%s", readme)
+	}
+	top := read("rtl/fpga1_top.v")
+	for _, p := range []string{"output wire [3-1:0]   mem_req_valid", "input  wire [3*128-1:0] mem_resp_data"} {
+		if !strings.Contains(top, p) {
+			t.Errorf("fpga1_top.v lacks %q", p)
+		}
+	}
+	// Every waiver has a reason, and the README lists it.
+	ents, _ := os.ReadDir(filepath.Join(dir, "rtl"))
+	n := 0
+	for _, e := range ents {
+		p := "rtl/" + e.Name()
+		for _, line := range strings.Split(read(p), "\n") {
+			rule, reason, ok := parseWaiver(line)
+			if !ok {
+				continue
+			}
+			n++
+			if reason == "" {
+				t.Errorf("%s: a %s waiver without a reason: %q", p, rule, line)
+			}
+			if !strings.Contains(readme, fmt.Sprintf("| `%s` | %s | %s |", p, rule, reason)) {
+				t.Errorf("README does not list the %s waiver of %s (%s)", rule, p, reason)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no waivers found")
+	}
 }

@@ -51,17 +51,20 @@ type PEImages struct {
 // Widths are the bit widths of the memory words, fixed per system so
 // that every PE's images have the same shape.
 type Widths struct {
-	VertexID  int // global ids
-	Local     int // local indices
-	EdgeAddr  int // positions in a PE's edge memory
-	EdgeData  int // edge data bits (0: none)
-	State     int // packed vertex state
-	MaxLocal  int // the most vertices any PE holds
-	MaxEdges  int // the most edges any PE holds
-	IndexBits int // one edge-index word
-	EdgeBits  int // one edge word
-	VertexBit int // one vertex-info word
-	Mask      int // filter mask bits: other FPGAs, at least 1
+	VertexID   int // global ids
+	Local      int // local indices
+	EdgeAddr   int // positions in a PE's edge memory
+	EdgeData   int // edge data bits (0: none)
+	State      int // packed vertex state
+	MaxLocal   int // the most vertices any PE holds
+	MaxEdges   int // the most edges any PE holds
+	IndexStart int // an edge-index start: an edge address, or a word address off-chip
+	ListLen    int // an edge-index length
+	IndexBits  int // one edge-index word
+	EdgeBits   int // one edge word
+	VertexBit  int // one vertex-info word
+	Mask       int // filter mask bits: other FPGAs, at least 1
+	MemAddr    int // an off-chip memory word address (0: edges in block RAM)
 }
 
 // BuildImages lays out the memories of every PE for a GraVF-M system.
@@ -128,7 +131,8 @@ func BuildImages(k *kernel.Kernel, g *graph.Graph, p *graph.Partition, filter bo
 	}
 	w.Local = kernel.BitsFor(uint64(max(w.MaxLocal, 2) - 1))
 	w.EdgeAddr = kernel.BitsFor(uint64(max(w.MaxEdges+1, 2) - 1))
-	w.IndexBits = 2*w.EdgeAddr + 32
+	w.IndexStart, w.ListLen = w.EdgeAddr, w.EdgeAddr
+	w.IndexBits = w.IndexStart + w.ListLen + 32
 	w.EdgeBits = w.VertexID + w.Local + w.EdgeData
 	w.VertexBit = w.Mask + w.VertexID + 32
 	return ims, w, nil
@@ -169,7 +173,7 @@ func (im *PEImages) WriteIndex(wr io.Writer, w Widths) error {
 		// Fields are at most 32 bits each; compose via a bit string to
 		// keep arbitrary widths exact.
 		b.WriteString(packHex([]uint64{uint64(e.Start), uint64(e.Len), uint64(e.Degree)},
-			[]kernel.Type{kernel.Uint(w.EdgeAddr), kernel.Uint(w.EdgeAddr), kernel.Uint(32)}, w.IndexBits))
+			[]kernel.Type{kernel.Uint(w.IndexStart), kernel.Uint(w.ListLen), kernel.Uint(32)}, w.IndexBits))
 		b.WriteByte('\n')
 	}
 	_, err := io.WriteString(wr, b.String())

@@ -22,6 +22,7 @@ type peData struct {
 	Edge                   []peField
 	HandWritten            bool
 	HazardSlots            int
+	OffChip                bool // edges in off-chip memory, read through the PE's memory port
 }
 
 func fieldsOf(l kernel.Layout, ts []kernel.Type) ([]peField, int) {
@@ -42,13 +43,15 @@ func fieldsOf(l kernel.Layout, ts []kernel.Type) ([]peField, int) {
 // input FIFO, barrier counter, scatter unit with its edge-index and edge
 // memories, the scatter kernel, the message FIFO, the gather unit with its
 // hazard detector, the vertex-state memory, the apply sweep with the apply
-// kernel, and the update queue. It mirrors the simulator's PE (sim/doc.go)
-// with BRAM edges.
-func GeneratePE(k *kernel.Kernel) (string, error) {
+// kernel, and the update queue. It mirrors the simulator's PE (sim/doc.go).
+// With offChip the edges live in off-chip memory: the scatter unit requests
+// the words of each list through the PE's memory port, with requests in
+// flight, and unpacks the responses (the module header gives the protocol).
+func GeneratePE(k *kernel.Kernel, offChip bool) (string, error) {
 	c := k.Checked
 	s := k.Spec
 	d := peData{Kernel: s.Name, VID: c.VertexIDBits,
-		HandWritten: len(s.Verilog) == 3, HazardSlots: 32}
+		HandWritten: len(s.Verilog) == 3, HazardSlots: 32, OffChip: offChip}
 	d.Update, d.UPD = fieldsOf(s.Update, c.UpdateT)
 	d.Message, d.MSG = fieldsOf(s.Message, c.MessageT)
 	d.State, d.ST = fieldsOf(s.Vertex, c.VertexT)

@@ -14,6 +14,21 @@ import (
 //go:embed rtl/*.v
 var rtlFS embed.FS
 
+// tbFS holds the testbench's models of what surrounds the FPGAs: the
+// links between them and the off-chip edge memory.
+//
+//go:embed tb/*.v
+var tbFS embed.FS
+
+// testbenchModel returns one of the testbench models by file name.
+func testbenchModel(name string) string {
+	b, err := fs.ReadFile(tbFS, path.Join("tb", name))
+	if err != nil {
+		panic(err) // embedded at build time; the names are constants
+	}
+	return string(b)
+}
+
 // BuildingBlocks returns the building-block modules by file name, sorted.
 func BuildingBlocks() (names []string, src map[string]string) {
 	src = map[string]string{}

@@ -37,3 +37,25 @@ func TestBuildingBlocksLint(t *testing.T) {
 		}
 	}
 }
+
+// TestTestbenchModelsLint runs verilator -Wall on the testbench's link and
+// edge memory models.
+func TestTestbenchModelsLint(t *testing.T) {
+	verilator := testenv.NeedTool(t, "verilator")
+	dir := t.TempDir()
+	for name, params := range map[string][][]string{
+		"gravf_link_model.v": {{"-GWIDTH=40", "-GLATENCY=10"}},
+		"gravf_mem_model.v":  {{"-GNP=1"}, {"-GNP=3", "-GWORD=64", "-GAW=7", "-GDEPTH=100"}, {"-GNP=9", "-GINFLIGHT=4"}},
+	} {
+		f := filepath.Join(dir, name)
+		if err := os.WriteFile(f, []byte(testbenchModel(name)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range params {
+			args := append([]string{"--lint-only", "-Wall"}, p...)
+			if out, err := exec.Command(verilator, append(args, f)...).CombinedOutput(); err != nil {
+				t.Errorf("%s %v:\n%s", name, p, out)
+			}
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gravf-tui/gravf-tui/internal/testenv"
 
+	"github.com/gravf-tui/gravf-tui/boards"
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/internal/datasets"
 	"github.com/gravf-tui/gravf-tui/kernel"
@@ -38,7 +39,7 @@ func runIcarus(t *testing.T, dir string, s *System) string {
 	iverilog := testenv.NeedTool(t, "iverilog")
 	args := []string{"-g2005", "-o", "sim.vvp", "-s", "tb_system"}
 	args = append(args, s.RTLFiles()...)
-	args = append(args, "tb/gravf_link_model.v", "tb/tb_system.v")
+	args = append(args, s.TBFiles()...)
 	cmd := exec.Command(iverilog, args...)
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -54,21 +55,42 @@ func runIcarus(t *testing.T, dir string, s *System) string {
 }
 
 // TestSystemIcarus exports small systems and runs their testbench in
-// Icarus: every run must print RESULT PASS.
+// Icarus: every run must print RESULT PASS. The off-chip memories are
+// small and slow on purpose: words of a few slots, fewer requests in flight
+// than the latency, and less than a word per cycle, so that lists span
+// several words, the in-flight limit binds and the PEs wait for bandwidth.
 func TestSystemIcarus(t *testing.T) {
 	karate := datasets.Path(t, "karate.mtx")
+	slow := &OffChip{Latency: 9, InFlight: 3, WordsPerCycle: 0.6} // two slots per word, below
 	for _, c := range []struct {
 		kernel, graph string
 		nF, nP        int
+		mem           *OffChip
 	}{
-		{"wcc", karate, 1, 2},
-		{"bfs", karate, 2, 2},
-		{"sssp", "grid:rows=6,cols=6,seed=1,maxw=20", 2, 3},
-		{"wcc", "uniform:v=300,d=6,seed=4", 4, 2},
+		{"wcc", karate, 1, 2, nil},
+		{"bfs", karate, 2, 2, nil},
+		{"sssp", "grid:rows=6,cols=6,seed=1,maxw=20", 2, 3, nil},
+		{"wcc", "uniform:v=300,d=6,seed=4", 4, 2, nil},
+		{"wcc", karate, 1, 3, slow},
+		{"sssp", "grid:rows=6,cols=6,seed=1,maxw=20", 2, 3, slow},
+		{"bfs", "uniform:v=300,d=12,seed=4", 4, 2, &OffChip{WordBits: 128, SlotBits: 16, Latency: 30, InFlight: 8, WordsPerCycle: 1.5}},
 	} {
-		t.Run(c.kernel+"/"+filepath.Base(c.graph), func(t *testing.T) {
+		name := c.kernel + "/" + filepath.Base(c.graph)
+		if c.mem != nil {
+			name += "/offchip"
+		}
+		t.Run(name, func(t *testing.T) {
 			k, g := loadSample(t, c.kernel, c.graph, "")
-			s, err := GenerateSystem(context.Background(), SystemOptions{Kernel: k, Graph: g, FPGAs: c.nF, PEs: c.nP, Filter: true, LinkLatency: 20})
+			mem := c.mem
+			if mem == slow {
+				brd, _ := boards.Get("ac510")
+				m, err := OffChipFor(brd, k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				mem = &OffChip{WordBits: 2 * m.SlotBits, SlotBits: m.SlotBits, Latency: slow.Latency, InFlight: slow.InFlight, WordsPerCycle: slow.WordsPerCycle}
+			}
+			s, err := GenerateSystem(context.Background(), SystemOptions{Kernel: k, Graph: g, FPGAs: c.nF, PEs: c.nP, Filter: true, LinkLatency: 20, OffChip: mem})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -85,10 +107,13 @@ func TestSystemIcarus(t *testing.T) {
 // systems (one FPGA and several; generated and hand-written kernels).
 func TestSystemLint(t *testing.T) {
 	verilator := testenv.NeedTool(t, "verilator")
+	offChip := &OffChip{WordBits: 128, SlotBits: 32, Latency: 20, InFlight: 16, WordsPerCycle: 2}
 	for _, c := range []struct {
 		kernel string
 		nF     int
-	}{{"wcc", 1}, {"bfs", 2}, {"sssp", 3}, {"sswp", 2}} {
+		mem    *OffChip
+	}{{"wcc", 1, nil}, {"bfs", 2, nil}, {"sssp", 3, nil}, {"sswp", 2, nil},
+		{"wcc", 1, offChip}, {"sssp", 3, offChip}, {"pr", 2, offChip}} {
 		spec, _ := samples.Kernel(c.kernel)
 		g, err := graph.Load("grid:rows=8,cols=8,seed=1,maxw=9", graph.ReadOptions{Weighted: len(spec.Edge) > 0})
 		if err != nil {
@@ -98,7 +123,7 @@ func TestSystemLint(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := GenerateSystem(context.Background(), SystemOptions{Kernel: k, Graph: g, FPGAs: c.nF, PEs: 2, Filter: true, LinkLatency: 10})
+		s, err := GenerateSystem(context.Background(), SystemOptions{Kernel: k, Graph: g, FPGAs: c.nF, PEs: 2, Filter: true, LinkLatency: 10, OffChip: c.mem})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,7 +133,7 @@ func TestSystemLint(t *testing.T) {
 			cmd := exec.Command(verilator, args...)
 			cmd.Dir = dir
 			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Errorf("%s, %d FPGAs, fpga%d_top: verilator -Wall:\n%s", c.kernel, c.nF, f, out)
+				t.Errorf("%s, %d FPGAs, off-chip %v, fpga%d_top: verilator -Wall:\n%s", c.kernel, c.nF, c.mem != nil, f, out)
 			}
 		}
 	}

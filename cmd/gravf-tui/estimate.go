@@ -13,6 +13,7 @@ import (
 	"github.com/gravf-tui/gravf-tui/gen"
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
+	"github.com/gravf-tui/gravf-tui/model"
 )
 
 // peCostFile is where `export --estimate-only` caches the per-PE cost of a
@@ -46,8 +47,16 @@ func cachedPECost(board, kernelName string, v int) (*kernel.PECost, bool) {
 	return &c, true
 }
 
-func estimate(w io.Writer, b *boards.Board, k *kernel.Kernel, g *graph.Graph, nF, nP int, part graph.Partitioner, filter bool) error {
-	s, err := gen.GenerateSystem(context.Background(), gen.SystemOptions{Kernel: k, Graph: g, FPGAs: nF, PEs: nP, Partitioner: part, Filter: filter, LinkLatency: 1})
+func estimate(w io.Writer, b *boards.Board, k *kernel.Kernel, g *graph.Graph, nF, nP int, part graph.Partitioner, filter bool, mem model.MemKind) error {
+	o := gen.SystemOptions{Kernel: k, Graph: g, FPGAs: nF, PEs: nP, Partitioner: part, Filter: filter, LinkLatency: 1}
+	if mem == model.OffChip {
+		m, err := gen.OffChipFor(b, k)
+		if err != nil {
+			return err
+		}
+		o.OffChip = &m
+	}
+	s, err := gen.GenerateSystem(context.Background(), o)
 	if err != nil {
 		return err
 	}
@@ -55,7 +64,7 @@ func estimate(w io.Writer, b *boards.Board, k *kernel.Kernel, g *graph.Graph, nF
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "yosys synth_xilinx -family %s, %s on %s, FPGA 0 of %d x %d PEs\n\n", b.FPGA.Family, k.Spec.Name, g.Name, nF, nP)
+	fmt.Fprintf(w, "yosys synth_xilinx -family %s, %s on %s, FPGA 0 of %d x %d PEs, edges in %s\n\n", b.FPGA.Family, k.Spec.Name, g.Name, nF, nP, edgeStorage(mem))
 	fmt.Fprintf(w, "  %-10s %10s %10s %10s %8s\n", "", "LUT", "FF", "BRAM36", "DSP")
 	fmt.Fprintf(w, "  %-10s %10d %10d %10.1f %8d\n", "per PE", pe.LUT, pe.FF, pe.BRAM36, pe.DSP)
 	fmt.Fprintf(w, "  %-10s %10d %10d %10.1f %8d\n", "FPGA 0", fpga.LUT, fpga.FF, fpga.BRAM36, fpga.DSP)
@@ -67,6 +76,12 @@ func estimate(w io.Writer, b *boards.Board, k *kernel.Kernel, g *graph.Graph, nF
 		}
 	}
 	fmt.Fprintf(w, "\nPEs that fit one %s by this estimate: %d (routing and the crossbar need margin)\n", b.FPGA.Part, fit)
+	if mem == model.OffChip {
+		// The model's nP max is derived from the block-RAM design, whose PE
+		// holds its edges on chip; an off-chip PE's cost is not cached.
+		fmt.Fprintf(w, "not cached for the model: it uses the cost of the block-RAM PE (--mem bram)\n")
+		return nil
+	}
 	cost := kernel.PECost{LUT: pe.LUT, FF: pe.FF, BRAM36: int(math.Ceil(pe.BRAM36)), DSP: pe.DSP}
 	f := peCostFile(b.Name, k.Spec.Name, g.NumVertices())
 	if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
@@ -78,4 +93,12 @@ func estimate(w io.Writer, b *boards.Board, k *kernel.Kernel, g *graph.Graph, nF
 	}
 	fmt.Fprintf(w, "cached for the model: %s\n", f)
 	return nil
+}
+
+// edgeStorage names where a design keeps its edge lists.
+func edgeStorage(m model.MemKind) string {
+	if m == model.OffChip {
+		return "off-chip memory"
+	}
+	return "block RAM"
 }

@@ -18,7 +18,7 @@ func newExportCmd() *cobra.Command {
 	var params []string
 	var force, estimateOnly bool
 	cmd := &cobra.Command{
-		Use:   "export --board B --kernel K --graph G --fpgas N --pes N --out DIR [--force]",
+		Use:   "export --board B --kernel K --graph G --fpgas N --pes N [--mem bram|offchip] --out DIR [--force]",
 		Short: "Write a synthesizable multi-FPGA Verilog project with its testbench",
 		Long: `export writes a complete project: the RTL of every FPGA, memory images, a
 system testbench that checks every final vertex state against the BSP
@@ -26,16 +26,16 @@ reference, a Makefile (sim, sim-verilator, lint, synth, bit), yosys and Vivado
 scripts, clock constraints, a FuseSoC core, manifest.json and a README.
 
 The folder is written under a temporary name and renamed into place; an
-existing folder is replaced only with --force. Edges are stored in block
-RAM; off-chip edge memory is not generated yet.`,
+existing folder is replaced only with --force. With --mem bram (the
+default) the edge lists are in block RAM; with --mem offchip they are in the
+board's off-chip edge memory: every FPGA top gets one read port per PE, the
+project holds an image of each FPGA's memory, and the testbench models the
+memory's latency and bandwidth as the simulator does.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := mf.config()
 			if err != nil {
 				return err
-			}
-			if cfg.Mem != model.BRAM {
-				return usagef("--mem %s: the generator builds block-RAM edge storage only so far; use --mem bram", cfg.Mem)
 			}
 			if cfg.Arch != model.GraVFM {
 				return usagef("--arch %s: the generator builds GraVF-M only so far", cfg.Arch)
@@ -62,15 +62,15 @@ RAM; off-chip edge memory is not generated yet.`,
 				return usagef("--fpgas %d: %s has at most %d FPGAs", cfg.FPGAs, b.Name, b.MaxFPGAs)
 			}
 			if estimateOnly {
-				return estimate(cmd.OutOrStdout(), b, k, g, cfg.FPGAs, cfg.PEs, part, cfg.Filter)
+				return estimate(cmd.OutOrStdout(), b, k, g, cfg.FPGAs, cfg.PEs, part, cfg.Filter, cfg.Mem)
 			}
 			m, err := gen.Export(context.Background(), gen.ExportOptions{Board: b, Kernel: k, Graph: g, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
-				Partitioner: part, Filter: cfg.Filter, Dir: out, Force: force, Version: version()})
+				Partitioner: part, Filter: cfg.Filter, Mem: cfg.Mem, Dir: out, Force: force, Version: version()})
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s: %d files; %d FPGAs x %d PEs of %s on %s; expect %d messages in %d supersteps\n",
-				out, len(m.Files), m.FPGAs, m.PEs, m.Kernel, m.Board, m.Expected.Messages, m.Expected.Supersteps)
+			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s: %d files; %d FPGAs x %d PEs of %s on %s, edges in %s; expect %d messages in %d supersteps\n",
+				out, len(m.Files), m.FPGAs, m.PEs, m.Kernel, m.Board, edgeStorage(cfg.Mem), m.Expected.Messages, m.Expected.Supersteps)
 			fmt.Fprintf(cmd.OutOrStdout(), "next: cd %s && make sim\n", out)
 			return nil
 		},

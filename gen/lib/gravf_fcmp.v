@@ -68,7 +68,7 @@ endmodule
 // The remaining modules are part of the same unit family and live in this
 // file so that the library stays one file per kind of operation; their
 // names therefore differ from the file name.
-/* verilator lint_off DECLFILENAME */
+/* verilator lint_off DECLFILENAME */ // the comparison family shares one file
 
 // gravf_flt: y = a < b (gravf_fcmp, op 0), latency 1.
 module gravf_flt (

@@ -19,7 +19,7 @@
 
 // Both conversions share this file (one file per kind of operation), so
 // their module names differ from the file name.
-/* verilator lint_off DECLFILENAME */
+/* verilator lint_off DECLFILENAME */ // both conversions share one file
 
 // gravf_u2f: stage 1 counts leading zeros and normalises, stage 2 rounds
 // and packs.
@@ -102,7 +102,7 @@ module gravf_f2u #(
 
     // 1.f * 2^k = ({1, f} << k) >> 23: the low 23 bits are the fraction that
     // truncation drops, and the top bit is never set (k < W here).
-    /* verilator lint_off UNUSEDSIGNAL */
+    /* verilator lint_off UNUSEDSIGNAL */ // truncation drops the low 23 bits; the top bit is never set
     wire [SHW-1:0] shifted = {{(SHW-24){1'b0}}, 1'b1, a[22:0]} << k[5:0];
     /* verilator lint_on UNUSEDSIGNAL */
 

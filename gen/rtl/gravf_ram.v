@@ -19,7 +19,7 @@ module gravf_ram #(
     /* verilator lint_on UNUSEDSIGNAL */
     output reg  [WIDTH-1:0] rd_data,
     input  wire             wr_en,
-    /* verilator lint_off UNUSEDSIGNAL */
+    /* verilator lint_off UNUSEDSIGNAL */ // callers may pass wider addresses whose high bits are zero
     input  wire [ABITS-1:0] wr_addr,
     /* verilator lint_on UNUSEDSIGNAL */
     input  wire [WIDTH-1:0] wr_data

@@ -1,0 +1,148 @@
+package gen
+
+import (
+	"context"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/gravf-tui/gravf-tui/boards"
+	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/internal/testenv"
+	"github.com/gravf-tui/gravf-tui/kernel"
+	"github.com/gravf-tui/gravf-tui/model"
+	"github.com/gravf-tui/gravf-tui/samples"
+	"github.com/gravf-tui/gravf-tui/sim"
+)
+
+var resultLine = regexp.MustCompile(`RESULT PASS cycles=(\d+)`)
+
+// benchProject exports a 2 x 2 BFS system on an R-MAT graph of 16384
+// vertices (about 260,000 arcs) and returns its folder.
+func benchProject(b *testing.B, mem model.MemKind) (string, *boards.Board, *kernel.Kernel, *graph.Graph) {
+	b.Helper()
+	g, err := graph.Load("rmat:scale=14,ef=8,seed=1", graph.ReadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	spec, _ := samples.Kernel("bfs")
+	k, err := spec.Bind(kernel.Env{Vertices: g.NumVertices(), Params: map[string]string{"root": "0"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	brd, _ := boards.Get("ac510")
+	dir := filepath.Join(b.TempDir(), "proj")
+	if _, err := Export(context.Background(), ExportOptions{Board: brd, Kernel: k, Graph: g, FPGAs: 2, PEs: 2, Filter: true, Mem: mem, Dir: dir}); err != nil {
+		b.Fatal(err)
+	}
+	return dir, brd, k, g
+}
+
+// BenchmarkRTLSimulation reports simulated cycles per wall-clock second
+// of an exported design under Verilator (the compiled model only, built
+// before the timer starts) and Icarus, and of the cycle-level event
+// simulator on the same configuration, for both edge memories.
+func BenchmarkRTLSimulation(b *testing.B) {
+	for _, mem := range []model.MemKind{model.BRAM, model.OffChip} {
+		dir, brd, k, g := benchProject(b, mem)
+		b.Run(string(mem)+"/verilator", func(b *testing.B) {
+			testenv.NeedTool(b, "verilator")
+			build := exec.Command("make", "-s", "sim-verilator")
+			build.Dir = dir
+			if out, err := build.CombinedOutput(); err != nil {
+				b.Fatalf("make sim-verilator: %v\n%s", err, out)
+			}
+			b.ResetTimer()
+			runRTL(b, dir, filepath.Join(dir, "build", "verilator", "tb_system"))
+		})
+		b.Run(string(mem)+"/icarus", func(b *testing.B) {
+			testenv.NeedTool(b, "iverilog")
+			build := exec.Command("make", "-s", "build/sim.vvp")
+			build.Dir = dir
+			if out, err := build.CombinedOutput(); err != nil {
+				b.Fatalf("make build/sim.vvp: %v\n%s", err, out)
+			}
+			b.ResetTimer()
+			runRTL(b, dir, testenv.NeedTool(b, "vvp"), "-n", "build/sim.vvp")
+		})
+		b.Run(string(mem)+"/sim-cycle", func(b *testing.B) {
+			var cycles int64
+			for i := 0; i < b.N; i++ {
+				r, err := sim.Run(context.Background(), &sim.Setup{Board: brd, Kernel: k, Graph: g, FPGAs: 2, PEs: 2,
+					Mem: mem, Filter: true, Detail: sim.Cycle})
+				if err != nil {
+					b.Fatal(err)
+				}
+				cycles += r.Cycles
+			}
+			b.ReportMetric(float64(cycles)/b.Elapsed().Seconds(), "cycles/s")
+		})
+	}
+}
+
+// runRTL runs a built testbench b.N times and reports its cycles per
+// second.
+func runRTL(b *testing.B, dir, prog string, args ...string) {
+	b.Helper()
+	var cycles int64
+	for i := 0; i < b.N; i++ {
+		cmd := exec.Command(prog, args...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		m := resultLine.FindSubmatch(out)
+		if err != nil || m == nil {
+			b.Fatalf("%s: %v\n%s", prog, err, out)
+		}
+		n, _ := strconv.ParseInt(string(m[1]), 10, 64)
+		cycles += n
+	}
+	b.ReportMetric(float64(cycles)/b.Elapsed().Seconds(), "cycles/s")
+}
+
+// BenchmarkYosysPerPE synthesises FPGA 0 of 1 x 4 systems (WCC and
+// PageRank, both edge memories) with yosys and reports the wall time per
+// PE.
+func BenchmarkYosysPerPE(b *testing.B) {
+	testenv.NeedTool(b, "yosys")
+	g, err := graph.Load("uniform:v=1024,d=8,seed=1", graph.ReadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	brd, _ := boards.Get("ac510")
+	const pes = 4
+	for _, name := range []string{"wcc", "pr"} {
+		spec, _ := samples.Kernel(name)
+		k, err := spec.Bind(kernel.Env{Vertices: g.NumVertices()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, mem := range []model.MemKind{model.BRAM, model.OffChip} {
+			o := SystemOptions{Kernel: k, Graph: g, FPGAs: 1, PEs: pes, Filter: true, LinkLatency: 1}
+			if mem == model.OffChip {
+				m, err := OffChipFor(brd, k)
+				if err != nil {
+					b.Fatal(err)
+				}
+				o.OffChip = &m
+			}
+			s, err := GenerateSystem(context.Background(), o)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(name+"/"+string(mem), func(b *testing.B) {
+				var pe Resources
+				for i := 0; i < b.N; i++ {
+					if _, pe, err = Estimate(context.Background(), s, name, brd.FPGA.Family); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(b.Elapsed().Seconds()/float64(b.N*pes), "s/PE")
+				b.ReportMetric(float64(pe.LUT), "LUT/PE")
+				b.ReportMetric(float64(pe.FF), "FF/PE")
+				b.ReportMetric(pe.BRAM36, "BRAM36/PE")
+			})
+		}
+	}
+}
