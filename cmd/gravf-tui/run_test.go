@@ -100,6 +100,12 @@ func TestRunErrors(t *testing.T) {
 // and, with run_sim, simulates it with Icarus.
 func TestRunExportCell(t *testing.T) {
 	testenv.NeedTool(t, "iverilog")
+	for _, mem := range []string{"bram", "offchip"} {
+		t.Run(mem, func(t *testing.T) { runExportCell(t, mem) })
+	}
+}
+
+func runExportCell(t *testing.T, mem string) {
 	dir := t.TempDir()
 	nb := filepath.Join(dir, "export.gravf.toml")
 	os.WriteFile(nb, []byte(`version = 1
@@ -110,7 +116,7 @@ kind = "platform"
 board = "u250"
 fpgas = 2
 pes = 2
-mem = "bram"
+mem = "`+mem+`"
 
 [[cell]]
 kind = "kernel"
@@ -133,6 +139,10 @@ run_sim = true
 		if _, err := os.Stat(filepath.Join(dir, "project", f)); err != nil {
 			t.Errorf("project lacks %s", f)
 		}
+	}
+	manifest, _ := os.ReadFile(filepath.Join(dir, "project", "manifest.json"))
+	if !strings.Contains(string(manifest), `"edge_memory": "`+mem+`"`) {
+		t.Errorf("manifest does not say edge_memory %s", mem)
 	}
 	if !strings.Contains(out, "make sim: RESULT PASS cycles=") {
 		t.Fatalf("no RESULT PASS in:\n%s", out)
