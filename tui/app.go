@@ -59,7 +59,7 @@ type App struct {
 	// height.
 	scrollOff int
 	starts    []int
-	mouse         bool
+	mouse     bool
 
 	flash    string
 	flashErr bool
@@ -271,6 +271,9 @@ func (a *App) jobMsg(msg tea.Msg) tea.Cmd {
 		switch {
 		case errors.Is(m.err, context.Canceled):
 			t.note = "cancelled after " + js.elapsed(a.sh.now())
+			if a.flash == "cancelling…" {
+				a.flash = ""
+			}
 			if m.out != nil && !isNil(m.out) {
 				t.last, t.lastErr = m.out, nil
 			}

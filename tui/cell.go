@@ -68,7 +68,7 @@ type cellBase struct {
 	last, good explorer.Output
 	lastErr    error
 
-	job  *jobState
+	job *jobState
 	// failedHash is the input hash of the cell's last failed evaluation
 	// whose error the notebook did not cache (a dependency failed), and
 	// failed says that it is the current one: then the cell shows the

@@ -24,9 +24,9 @@ type jobState struct {
 	// hashes are the targets' input hashes when the job was planned.
 	hashes []string
 	cur    int
-	prog    explorer.Progress
-	ch      chan tea.Msg
-	bar     progress.Model
+	prog   explorer.Progress
+	ch     chan tea.Msg
+	bar    progress.Model
 }
 
 // progressMsg reports a job's progress.

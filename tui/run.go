@@ -23,9 +23,15 @@ func RunWith(nb *explorer.Notebook, opt Options, in io.Reader, out io.Writer) er
 	// before the program reads input, so that the answer is not taken
 	// for keys.
 	lipgloss.HasDarkBackground()
-	p := tea.NewProgram(New(nb, opt), tea.WithAltScreen(), tea.WithInput(in), tea.WithOutput(out))
-	if _, err := p.Run(); err != nil {
+	if _, err := newProgram(New(nb, opt), in, out).Run(); err != nil {
 		return fmt.Errorf("tui: %w", err)
 	}
 	return nil
+}
+
+// newProgram wires a model to a terminal as Run does: the alternate
+// screen, and Bubble Tea's panic handling left on, so that a panic in
+// Update, View or a command restores the terminal before it is printed.
+func newProgram(m tea.Model, in io.Reader, out io.Writer) *tea.Program {
+	return tea.NewProgram(m, tea.WithAltScreen(), tea.WithInput(in), tea.WithOutput(out))
 }

@@ -1,0 +1,248 @@
+package tui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/gravf-tui/gravf-tui/explorer"
+	"github.com/muesli/termenv"
+)
+
+func TestMain(m *testing.M) {
+	// Screens in tests are plain text: no colour, no adaptive guess.
+	lipgloss.SetColorProfile(termenv.Ascii)
+	lipgloss.SetHasDarkBackground(true)
+	os.Exit(m.Run())
+}
+
+// fixedNow is the test clock: every elapsed time reads 0.0 s.
+func fixedNow() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
+
+// testNotebook is the default notebook placed in a temporary folder, so
+// that traces and exports land there.
+func testNotebook(t testing.TB) *explorer.Notebook {
+	nb := explorer.Default()
+	nb.Path = filepath.Join(t.TempDir(), "default.gravf.toml")
+	return nb
+}
+
+// evalCheap evaluates every cheap cell synchronously, as the background
+// job would.
+func evalCheap(t testing.TB, nb *explorer.Notebook) {
+	t.Helper()
+	for i, c := range nb.Cells {
+		k := c.In.Kind()
+		if explorer.Expensive(k) || k == explorer.KindNotes || k == explorer.KindTrace {
+			continue
+		}
+		if _, err := nb.Eval(context.Background(), i, nil); err != nil {
+			t.Fatalf("cell %d: %v", i+1, err)
+		}
+	}
+}
+
+// newTestApp is an App on a notebook at a fixed size, evaluated.
+func newTestApp(t testing.TB, nb *explorer.Notebook, w, h int) *App {
+	t.Helper()
+	a := New(nb, Options{Now: fixedNow})
+	a.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	a.evaluate()
+	return a
+}
+
+// press sends keys to an App: runes one by one, or named keys in <>.
+func press(a *App, keys ...string) {
+	for _, k := range keys {
+		a.Update(keyMsg(k))
+	}
+}
+
+func keyMsg(k string) tea.KeyMsg {
+	switch k {
+	case "enter":
+		return tea.KeyMsg{Type: tea.KeyEnter}
+	case "esc":
+		return tea.KeyMsg{Type: tea.KeyEsc}
+	case "backspace":
+		return tea.KeyMsg{Type: tea.KeyBackspace}
+	case "ctrl+u":
+		return tea.KeyMsg{Type: tea.KeyCtrlU}
+	case "ctrl+c":
+		return tea.KeyMsg{Type: tea.KeyCtrlC}
+	case "up":
+		return tea.KeyMsg{Type: tea.KeyUp}
+	case "down":
+		return tea.KeyMsg{Type: tea.KeyDown}
+	case "left":
+		return tea.KeyMsg{Type: tea.KeyLeft}
+	case "right":
+		return tea.KeyMsg{Type: tea.KeyRight}
+	case "space":
+		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
+	case "tab":
+		return tea.KeyMsg{Type: tea.KeyTab}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+}
+
+// focusKind moves the focus to the first cell of kind k.
+func focusKind(t testing.TB, a *App, k explorer.Kind) cellModel {
+	t.Helper()
+	for i, c := range a.cells {
+		if c.base().kind == k {
+			a.setFocus(i)
+			return c
+		}
+	}
+	t.Fatalf("no %s cell", k)
+	return nil
+}
+
+// focusField moves the form cursor of the entered cell to a key.
+func focusField(t testing.TB, c cellModel, key string) {
+	t.Helper()
+	f := &c.base().form
+	for i, fl := range f.fields {
+		if fl.key == key {
+			f.cursor = i
+			c.base().touch()
+			return
+		}
+	}
+	t.Fatalf("no field %s", key)
+}
+
+// probe wraps the App so that a test can read its screen from the
+// program's own goroutine.
+type probe struct {
+	*App
+	snaps chan string
+}
+
+type snapMsg struct{}
+
+// inspectMsg runs a check on the App in the program's goroutine.
+type inspectMsg struct {
+	f   func(*App) bool
+	res chan bool
+}
+
+func (p probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch m := msg.(type) {
+	case snapMsg:
+		p.snaps <- p.App.View()
+		return p, nil
+	case inspectMsg:
+		m.res <- m.f(p.App)
+		return p, nil
+	}
+	_, cmd := p.App.Update(msg)
+	return p, cmd
+}
+
+// flow is a running program under teatest.
+type flow struct {
+	t  *testing.T
+	tm *teatest.TestModel
+	p  probe
+	// tmp is replaced in screens, so that goldens do not name it.
+	tmp string
+}
+
+func startFlow(t *testing.T, nb *explorer.Notebook, w, h int) *flow {
+	p := probe{App: New(nb, Options{Now: fixedNow}), snaps: make(chan string)}
+	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(w, h))
+	f := &flow{t: t, tm: tm, p: p, tmp: filepath.Dir(nb.Path)}
+	t.Cleanup(func() {
+		tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+		tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+		tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+	})
+	return f
+}
+
+// screen returns the program's current screen.
+func (f *flow) screen() string {
+	f.tm.Send(snapMsg{})
+	select {
+	case s := <-f.p.snaps:
+		return strings.ReplaceAll(s, f.tmp, "$TMP")
+	case <-time.After(10 * time.Second):
+		f.t.Fatal("the program did not answer")
+	}
+	return ""
+}
+
+// keys types keys into the program, as press does.
+func (f *flow) keys(keys ...string) {
+	for _, k := range keys {
+		if len(k) > 1 && keyMsg(k).Type == tea.KeyRunes {
+			f.tm.Type(k)
+			continue
+		}
+		f.tm.Send(keyMsg(k))
+	}
+}
+
+// waitFor polls the screen until cond holds (and no job runs), failing
+// with the last screen after the timeout.
+func (f *flow) waitFor(what string, timeout time.Duration, cond func(string) bool) string {
+	f.t.Helper()
+	deadline := time.Now().Add(timeout)
+	var s string
+	for time.Now().Before(deadline) {
+		s = f.screen()
+		if cond(s) && !strings.Contains(strings.SplitN(s, "\n", 2)[0], "⟳") {
+			return s
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	f.t.Fatalf("waiting for %s: timed out; the screen:\n%s", what, s)
+	return ""
+}
+
+func (f *flow) waitText(text string, timeout time.Duration) string {
+	f.t.Helper()
+	return f.waitFor(text, timeout, func(s string) bool { return strings.Contains(s, text) })
+}
+
+// until polls the App until cond holds and no job runs.
+func (f *flow) until(what string, timeout time.Duration, cond func(*App) bool) string {
+	f.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		res := make(chan bool)
+		f.tm.Send(inspectMsg{f: func(a *App) bool { return len(a.jobs) == 0 && cond(a) }, res: res})
+		select {
+		case ok := <-res:
+			if ok {
+				return f.screen()
+			}
+		case <-time.After(10 * time.Second):
+			f.t.Fatal("the program did not answer")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	f.t.Fatalf("waiting for %s: timed out; the screen:\n%s", what, f.screen())
+	return ""
+}
+
+// done waits until the first cell of kind k has a result.
+func (f *flow) done(k explorer.Kind, timeout time.Duration) string {
+	f.t.Helper()
+	return f.until(string(k)+" result", timeout, func(a *App) bool {
+		for _, c := range a.cells {
+			if b := c.base(); b.kind == k {
+				return b.hasResult && b.job == nil
+			}
+		}
+		return false
+	})
+}
