@@ -21,7 +21,15 @@ const flowW, flowH = 120, 50
 
 func snapshot(t *testing.T, f *flow, step, screen string) {
 	t.Helper()
-	t.Run(step, func(t *testing.T) { golden.RequireEqual(t, []byte(screen)) })
+	t.Run(step, func(t *testing.T) {
+		// golden reads testdata relative to the working directory.
+		wd, _ := os.Getwd()
+		if err := os.Chdir(pkgDir); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Chdir(wd)
+		golden.RequireEqual(t, []byte(screen))
+	})
 }
 
 // TestFlowEditBoardParam opens the default notebook, lowers the board's
@@ -88,7 +96,7 @@ func TestFlowExport(t *testing.T) {
 		t.Fatalf("make sim did not pass:\n%s", s)
 	}
 	snapshot(t, f, "exported", s)
-	if _, err := os.Stat(filepath.Join(filepath.Dir(nb.Path), "wcc-4xac510", "manifest.json")); err != nil {
+	if _, err := os.Stat(filepath.Join("wcc-4xac510", "manifest.json")); err != nil {
 		t.Errorf("no manifest: %v", err)
 	}
 }
@@ -98,15 +106,13 @@ func TestFlowExport(t *testing.T) {
 func TestFlowSaveQuit(t *testing.T) {
 	nb := testNotebook(t)
 	nb.Path = ""
-	dir := t.TempDir()
 	f := startFlow(t, nb, flowW, flowH)
-	f.tmp = dir
 	f.done(explorer.KindModel, 120*time.Second)
 	f.keys("j", "enter", "j", "enter", "ctrl+u", "3", "enter", "esc", "s")
 	f.waitText("Save as:", 5*time.Second)
-	path := filepath.Join(dir, "mine.gravf.toml")
+	path := "mine.gravf.toml"
 	f.keys("ctrl+u", path, "enter")
-	f.waitText("saved "+"$TMP", 5*time.Second)
+	f.waitText("saved mine.gravf.toml", 5*time.Second)
 	saved, err := explorer.Load(path)
 	if err != nil {
 		t.Fatal(err)

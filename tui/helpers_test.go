@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,7 +14,12 @@ import (
 	"github.com/muesli/termenv"
 )
 
+// pkgDir is the package's folder, where testdata lives (flows run in a
+// temporary folder).
+var pkgDir string
+
 func TestMain(m *testing.M) {
+	pkgDir, _ = os.Getwd()
 	// Screens in tests are plain text: no colour, no adaptive guess.
 	lipgloss.SetColorProfile(termenv.Ascii)
 	lipgloss.SetHasDarkBackground(true)
@@ -26,10 +30,12 @@ func TestMain(m *testing.M) {
 func fixedNow() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
 
 // testNotebook is the default notebook placed in a temporary folder, so
-// that traces and exports land there.
-func testNotebook(t testing.TB) *explorer.Notebook {
+// that traces and exports land there. The test runs in that folder and
+// the notebook's path is relative, so that screens do not name it.
+func testNotebook(t *testing.T) *explorer.Notebook {
+	t.Chdir(t.TempDir())
 	nb := explorer.Default()
-	nb.Path = filepath.Join(t.TempDir(), "default.gravf.toml")
+	nb.Path = "default.gravf.toml"
 	return nb
 }
 
@@ -159,7 +165,7 @@ type flow struct {
 func startFlow(t *testing.T, nb *explorer.Notebook, w, h int) *flow {
 	p := probe{App: New(nb, Options{Now: fixedNow}), snaps: make(chan string)}
 	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(w, h))
-	f := &flow{t: t, tm: tm, p: p, tmp: filepath.Dir(nb.Path)}
+	f := &flow{t: t, tm: tm, p: p}
 	t.Cleanup(func() {
 		tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 		tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
@@ -173,7 +179,14 @@ func (f *flow) screen() string {
 	f.tm.Send(snapMsg{})
 	select {
 	case s := <-f.p.snaps:
-		return strings.ReplaceAll(s, f.tmp, "$TMP")
+		if f.tmp != "" {
+			s = strings.ReplaceAll(s, f.tmp, "$TMP")
+		}
+		lines := strings.Split(s, "\n")
+		for i, l := range lines {
+			lines[i] = strings.TrimRight(l, " ")
+		}
+		return strings.Join(lines, "\n")
 	case <-time.After(10 * time.Second):
 		f.t.Fatal("the program did not answer")
 	}
@@ -246,3 +259,7 @@ func (f *flow) done(k explorer.Kind, timeout time.Duration) string {
 		return false
 	})
 }
+
+func tempDir() (string, error) { return os.MkdirTemp("", "gravf-tui-test") }
+
+func lipglossWidth(s string) int { return lipgloss.Width(s) }
