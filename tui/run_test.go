@@ -1,0 +1,99 @@
+package tui
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/gravf-tui/gravf-tui/explorer"
+)
+
+// panicky panics on the key "!", to show what a bug in a cell would do.
+type panicky struct{ *App }
+
+func (p panicky) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok && k.String() == "!" {
+		panic("a bug in a cell")
+	}
+	_, cmd := p.App.Update(msg)
+	return p, cmd
+}
+
+// TestPanicRestoresTerminal runs the program wired as Run wires it and
+// panics in Update: the program leaves the alternate screen, prints the
+// panic and returns tea.ErrProgramPanic.
+func TestPanicRestoresTerminal(t *testing.T) {
+	// Bubble Tea prints the panic and its stack to the process's standard
+	// output and error.
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr := os.Stdout, os.Stderr
+	os.Stdout, os.Stderr = w, w
+	printed := make(chan string)
+	go func() {
+		b, _ := io.ReadAll(r)
+		printed <- string(b)
+	}()
+	in, feed := io.Pipe()
+	var out bytes.Buffer
+	p := newProgram(panicky{New(explorer.Default(), Options{Now: fixedNow})}, in, &out)
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		feed.Write([]byte("!"))
+	}()
+	_, err = p.Run()
+	os.Stdout, os.Stderr = stdout, stderr
+	w.Close()
+	feed.Close()
+	text := <-printed
+	if !errors.Is(err, tea.ErrProgramPanic) {
+		t.Fatalf("Run returned %v, want tea.ErrProgramPanic", err)
+	}
+	if !strings.Contains(out.String(), "\x1b[?1049l") {
+		t.Error("the program did not leave the alternate screen")
+	}
+	if !strings.Contains(text, "a bug in a cell") {
+		t.Errorf("the panic was not printed: %q", text)
+	}
+}
+
+// TestNoColor: NO_COLOR turns colour off, whatever the terminal says.
+func TestNoColor(t *testing.T) {
+	t.Setenv("NO_COLOR", "1")
+	if newTheme().color {
+		t.Error("colour with NO_COLOR set")
+	}
+}
+
+// BenchmarkKeystroke measures Update and View of one keystroke that
+// changes the model: typing in the platform cell's clock field of the
+// default notebook (evaluated), which re-evaluates the model in place.
+func BenchmarkKeystroke(b *testing.B) {
+	nb, err := evaluated()
+	if err != nil {
+		b.Fatal(err)
+	}
+	a := newTestApp(b, nb, 120, 40)
+	c := focusKind(b, a, explorer.KindPlatform)
+	press(a, "enter")
+	focusField(b, c, "set.clock_mhz")
+	press(a, "enter", "2")
+	mc := a.cells[5].base()
+	keys := []tea.KeyMsg{keyMsg("0"), keyMsg("backspace")} // 20 MHz, 2 MHz, ...
+	b.ResetTimer()
+	for i := range b.N {
+		a.Update(keys[i%2])
+		_ = a.View()
+	}
+	b.StopTimer()
+	if !mc.hasResult {
+		b.Fatal("the model was not re-evaluated")
+	}
+}
