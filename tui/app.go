@@ -836,12 +836,12 @@ func (a *App) topBar() string {
 		file = "built-in notebook, not saved"
 	}
 	s := " gravf-tui · " + nb.Title + " · " + file
-	if nb.Dirty() {
-		s += " · modified"
-	}
 	right := ""
+	if nb.Dirty() {
+		right = "● modified "
+	}
 	if n := len(a.jobs); n > 0 {
-		right = fmt.Sprintf("⟳ %d job", n)
+		right += fmt.Sprintf("⟳ %d job", n)
 		if n > 1 {
 			right += "s"
 		}
@@ -865,7 +865,7 @@ func (a *App) bottomLines() []string {
 		lines = append(lines, truncate(st.Render(a.flash), a.width))
 	}
 	if a.showHelp {
-		return append(lines, strings.Split(a.help.FullHelpView(a.helpGroups()), "\n")...)
+		return append(lines, a.fullHelp()...)
 	}
 	return append(lines, truncate(a.help.ShortHelpView(a.shortKeys()), a.width))
 }

@@ -57,10 +57,18 @@ func (c *modelCell) output(out explorer.Output, w int) []string {
 		}
 		row := fmt.Sprintf("%s %s  %s  ", name, padLeft(explorer.TEPS(v), 13), hbar(v/hi, barW))
 		reason := m.Reasons[n]
+		head := "   " + row
 		if n == m.Binding {
-			lines = append(lines, truncate(th.binding.Render("=> "+row+"binds")+"  "+th.dim.Render(reason), w))
-		} else {
-			lines = append(lines, truncate("   "+row+"       "+th.dim.Render(reason), w))
+			head = th.binding.Render("=> " + row + "binds")
+		}
+		if w >= 120 {
+			lines = append(lines, truncate(padRight(head, 3+lipgloss.Width(row)+5)+"  "+th.dim.Render(reason), w))
+			continue
+		}
+		// Narrow: the reason under the bar.
+		lines = append(lines, head)
+		for _, l := range wrap(reason, w-8) {
+			lines = append(lines, "        "+th.dim.Render(l))
 		}
 	}
 	lines = append(lines, th.bold.Render(fmt.Sprintf("T_sys = %s", explorer.TEPS(m.TSys)))+", bound by "+th.binding.Render(model.LimitTitle(m.Binding)))

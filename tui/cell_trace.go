@@ -178,7 +178,7 @@ func (c *traceCell) output(out explorer.Output, w int) []string {
 		state = th.running.Render("▶ playing")
 	}
 	lines = append(lines, "")
-	lines = append(lines, truncate(fmt.Sprintf("%s ×%d · superstep %d (of 0..%d) · cycle %s of %s · sample %d of %d",
+	lines = append(lines, truncate(fmt.Sprintf("%s ×%d · superstep %d (of 0..%d) · cycle %s / %s · sample %d/%d",
 		state, c.speed, cur, len(steps)-1, count(c.cursor), count(s.Cycles), si+1, len(samples)), w))
 	// Activity over the whole run, the barrier timeline and the cursor.
 	tw := max(20, w-8)

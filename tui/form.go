@@ -193,6 +193,12 @@ func (f *form) update(msg tea.KeyMsg, km *keyMap, in explorer.Input, width int, 
 			f.cursor++
 		}
 		return true, nil
+	case key.Matches(msg, km.Top):
+		f.cursor = 0
+		return true, nil
+	case key.Matches(msg, km.Bottom):
+		f.cursor = max(0, len(f.fields)-1)
+		return true, nil
 	}
 	if !ok {
 		return false, nil

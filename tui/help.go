@@ -2,6 +2,7 @@ package tui
 
 import (
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/gravf-tui/gravf-tui/explorer"
 )
 
@@ -107,7 +108,39 @@ func (a *App) liveKeys() [][]key.Binding {
 	return append(groups, file)
 }
 
-func (a *App) helpGroups() [][]key.Binding { return a.liveKeys() }
+// fullHelp lays every live key out in as many columns as fit.
+func (a *App) fullHelp() []string {
+	th := a.sh.th
+	var items []string
+	kw := 0
+	for _, g := range a.liveKeys() {
+		for _, b := range g {
+			kw = max(kw, lipgloss.Width(b.Help().Key))
+		}
+	}
+	iw := 0
+	for _, g := range a.liveKeys() {
+		for _, b := range g {
+			s := th.key.Render(padRight(b.Help().Key, kw)) + " " + th.dim.Render(b.Help().Desc)
+			items = append(items, s)
+			iw = max(iw, lipgloss.Width(s))
+		}
+	}
+	cols := max(1, (a.width+2)/(iw+2))
+	rows := (len(items) + cols - 1) / cols
+	out := make([]string, rows)
+	for i, it := range items {
+		r, c := i%rows, i/rows
+		if c > 0 {
+			out[r] = padRight(out[r], c*(iw+2))
+		}
+		out[r] += it
+	}
+	for i := range out {
+		out[i] = truncate(out[i], a.width)
+	}
+	return append([]string{rule("keys (? closes)", a.width, th)}, out...)
+}
 
 // shortKeys is the one-line help: the most used of the live keys.
 func (a *App) shortKeys() []key.Binding {
