@@ -376,13 +376,14 @@ The PEs share the memory's bandwidth: the memory decides with `+"`mem_req_ready`
 	return b.String()
 }
 
-// lintWaivers lists every Verilator waiver in the project's RTL with the
-// reason its source gives on the same line, for the README.
+// lintWaivers lists every Verilator waiver in the project's Verilog (the
+// RTL and the testbench models) with the reason its source gives on the
+// same line, for the README.
 func lintWaivers(s *System) string {
 	type waiver struct{ file, rule, reason string }
 	var ws []waiver
 	seen := map[waiver]bool{}
-	for _, p := range s.RTLFiles() {
+	for _, p := range append(s.RTLFiles(), s.TBFiles()...) {
 		for _, line := range strings.Split(s.Files[p], "\n") {
 			rule, reason, ok := parseWaiver(line)
 			if !ok {
@@ -396,7 +397,7 @@ func lintWaivers(s *System) string {
 		}
 	}
 	var b strings.Builder
-	b.WriteString("\n## Lint waivers\n\n`make lint` runs `verilator --lint-only -Wall` on every FPGA top and is clean. These are all its waivers, each in the source beside the signals it covers:\n\n| file | warning | reason |\n|---|---|---|\n")
+	b.WriteString("\n## Lint waivers\n\n`make lint` runs `verilator --lint-only -Wall` on every FPGA top and is clean; the testbench's models are clean under `-Wall` too. These are all the waivers in `rtl/` and `tb/`, each in the source beside the signals it covers:\n\n| file | warning | reason |\n|---|---|---|\n")
 	for _, w := range ws {
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", w.file, w.rule, w.reason)
 	}

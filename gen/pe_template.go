@@ -162,7 +162,7 @@ wire            ot_valid;
 wire            ot_in_ready;
 wire            ot_pop;
 wire            word_take;       // a response is taken this cycle
-/* verilator lint_off UNUSEDSIGNAL */ // the fill count is not needed: requests are bounded by INFLIGHT
+/* verilator lint_off UNUSEDSIGNAL */ // the fill count is for the testbench's watchdog report
 wire [$clog2(INFLIGHT + 2):0] ot_count;
 /* verilator lint_on UNUSEDSIGNAL */
 

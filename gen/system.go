@@ -206,11 +206,11 @@ func fpgaTop(k *kernel.Kernel, part *graph.Partition, ims []PEImages, w Widths, 
 	if m != nil {
 		fmt.Fprintf(&b, `//
 // Edge memory: one read port per PE (lane l of every mem_* bus is PE l),
-// with the protocol of %[1]s_pe's memory port. A request carries a word
-// address (%[2]d bits) in this FPGA's edge memory (image
+// with the protocol of %[1]s_pe's memory port. A request carries a
+// %[2]d-bit word address in this FPGA's edge memory (its image is
 // mem/fpga%[3]d_edges.hex: the PEs' lists, PE after PE); the response is
-// that %[4]d-bit word, and a port's responses come in request order. A
-// PE has at most %[5]d requests outstanding and makes at most one per cycle.
+// that %[4]d-bit word, and a port's responses come in request order. A PE
+// makes at most one request per cycle and has at most %[5]d outstanding.
 // The PEs share the memory's bandwidth: the memory, or the controller
 // attached here, decides with mem_req_ready which requests it accepts (the
 // testbench's gravf_mem_model serves %[6]s words per cycle in rotating
@@ -231,7 +231,8 @@ module fpga%[1]d_top (
     input  wire [%[2]d-1:0]   tx_ready,
 `, f, lw, 4+lw+bw)
 	if m != nil {
-		fmt.Fprintf(&b, `    output wire [%[1]d-1:0]   mem_req_valid,
+		fmt.Fprintf(&b, `    // Edge memory: lane l of each bus is PE l's port.
+    output wire [%[1]d-1:0]   mem_req_valid,
     input  wire [%[1]d-1:0]   mem_req_ready,
     output wire [%[1]d*%[2]d-1:0] mem_req_addr,
     input  wire [%[1]d-1:0]   mem_resp_valid,
