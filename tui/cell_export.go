@@ -63,7 +63,6 @@ func fileTree(files []string, w int) []string {
 	seen := map[string]bool{}
 	shown := map[string]int{}
 	hidden := map[string]int{}
-	var order []string
 	for _, f := range files {
 		dir := path.Dir(f)
 		parts := strings.Split(f, "/")
@@ -72,7 +71,6 @@ func fileTree(files []string, w int) []string {
 			if !seen[d] {
 				seen[d] = true
 				lines = append(lines, strings.Repeat("  ", i+1)+parts[i]+"/")
-				order = append(order, d)
 			}
 		}
 		if shown[dir] >= keep {

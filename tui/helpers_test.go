@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"os"
 	"strings"
 	"testing"
@@ -37,21 +36,6 @@ func testNotebook(t *testing.T) *explorer.Notebook {
 	nb := explorer.Default()
 	nb.Path = "default.gravf.toml"
 	return nb
-}
-
-// evalCheap evaluates every cheap cell synchronously, as the background
-// job would.
-func evalCheap(t testing.TB, nb *explorer.Notebook) {
-	t.Helper()
-	for i, c := range nb.Cells {
-		k := c.In.Kind()
-		if explorer.Expensive(k) || k == explorer.KindNotes || k == explorer.KindTrace {
-			continue
-		}
-		if _, err := nb.Eval(context.Background(), i, nil); err != nil {
-			t.Fatalf("cell %d: %v", i+1, err)
-		}
-	}
 }
 
 // newTestApp is an App on a notebook at a fixed size, evaluated.
