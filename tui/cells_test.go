@@ -30,7 +30,7 @@ var evaluated = sync.OnceValues(func() (*explorer.Notebook, error) {
 	return nb, nil
 })
 
-func evaluatedApp(t *testing.T, w, h int) *App {
+func evaluatedApp(t testing.TB, w, h int) *App {
 	t.Helper()
 	nb, err := evaluated()
 	if err != nil {

@@ -76,15 +76,11 @@ func TestNoColor(t *testing.T) {
 // changes the model: typing in the platform cell's clock field of the
 // default notebook (evaluated), which re-evaluates the model in place.
 func BenchmarkKeystroke(b *testing.B) {
-	nb, err := evaluated()
-	if err != nil {
-		b.Fatal(err)
-	}
-	a := newTestApp(b, nb, 120, 40)
+	a := evaluatedApp(b, 120, 40)
 	c := focusKind(b, a, explorer.KindPlatform)
 	press(a, "enter")
 	focusField(b, c, "set.clock_mhz")
-	press(a, "enter", "2")
+	press(a, "enter", "ctrl+u", "2")
 	mc := a.cells[5].base()
 	keys := []tea.KeyMsg{keyMsg("0"), keyMsg("backspace")} // 20 MHz, 2 MHz, ...
 	b.ResetTimer()
