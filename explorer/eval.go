@@ -58,8 +58,8 @@ func (e *CellError) Error() string {
 func (e *CellError) Unwrap() error { return e.Err }
 
 // cache holds results by input hash. It is shared by a notebook and the
-// jobs it hands out, so it locks. Old entries are evicted first once it
-// holds more than limit results (graphs are large).
+// jobs it hands out, so it locks. The least recently used entries are
+// evicted once it holds more than limit results (graphs are large).
 type cache struct {
 	mu    sync.Mutex
 	items map[string]entry
@@ -78,7 +78,18 @@ func (c *cache) get(key string) (entry, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.items[key]
+	if ok {
+		c.touch(key)
+	}
 	return e, ok
+}
+
+// touch moves key to the young end, so that what is read often (the
+// graph, the reference run) outlives a stream of edits.
+func (c *cache) touch(key string) {
+	if i := slices.Index(c.order, key); i >= 0 && i < len(c.order)-1 {
+		c.order = append(append(c.order[:i:i], c.order[i+1:]...), key)
+	}
 }
 
 func (c *cache) put(key string, e entry) {

@@ -396,3 +396,21 @@ func checkSample(t *testing.T, name string, cells []CellResult) {
 		}
 	}
 }
+
+func TestCacheKeepsWhatIsRead(t *testing.T) {
+	c := newCache()
+	c.limit = 3
+	c.put("graph", entry{})
+	for i := range 10 {
+		c.put(string(rune('a'+i)), entry{})
+		if _, ok := c.get("graph"); !ok {
+			t.Fatalf("the entry read after every put was evicted after %d puts", i+1)
+		}
+	}
+	if _, ok := c.get("a"); ok {
+		t.Fatal("the oldest unread entry was kept")
+	}
+	if len(c.items) != 3 || len(c.order) != 3 {
+		t.Fatalf("%d items, %d in order", len(c.items), len(c.order))
+	}
+}
