@@ -180,3 +180,37 @@ func TestKernelPECost(t *testing.T) {
 		t.Fatalf("the AC-510 fixes nP max at 9, got %d", fixed.MaxPEs)
 	}
 }
+
+// TestOptimiserNonMonotonePEs: with the clock doubled on the AC-510 the
+// memory limit binds, and it is higher with fewer PEs (longer edge lists
+// fill memory words better), so the best design is not at nP max.
+func TestOptimiserNonMonotonePEs(t *testing.T) {
+	b, err := boards.Get("ac510")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fast := *b
+	fast.ClockMHz = 375
+	p, err := model.FromBoard(&fast, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := workload(t, p, "wcc", "uniform:v=65536,d=32,seed=1")
+	ch, err := model.Optimise(p, w, model.Config{FPGAs: 4, Filter: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pt := range ch.PECurve {
+		if pt.Fits && pt.TSys > ch.Best.TSys*(1+1e-9) {
+			t.Fatalf("%d PEs give %.4g TEPS, more than the chosen %d PEs (%.4g)", pt.PEs, pt.TSys, ch.Best.PEs, ch.Best.TSys)
+		}
+	}
+	atMax := ch.PECurve[len(ch.PECurve)-1]
+	if !(ch.Best.TSys > atMax.TSys*1.01) || ch.Best.PEs >= atMax.PEs {
+		t.Fatalf("chose %d PEs at %.4g TEPS; nP max gives %.4g", ch.Best.PEs, ch.Best.TSys, atMax.TSys)
+	}
+	fixed, err := model.Optimise(p, w, model.Config{FPGAs: 4, PEs: 9, Filter: true})
+	if err != nil || fixed.Best.PEs != 9 {
+		t.Fatalf("a fixed nP was not kept: %d, %v", fixed.Best.PEs, err)
+	}
+}

@@ -31,11 +31,13 @@ func point(r Result, fits bool) Point {
 	return Point{FPGAs: r.FPGAs, PEs: r.PEs, TSys: r.TSys, Binding: r.Binding, Fits: fits, Limits: r.Limits}
 }
 
-// Optimise chooses the design as the paper does, by enumeration: at the
-// largest nP that fits (or base.PEs when set), the nF between the capacity
-// minimum and the platform maximum (or base.FPGAs when set) with the
-// highest T_sys, fewer FPGAs winning ties; then the smallest nP that keeps
-// that T_sys, which saves power when memory or network binds.
+// Optimise chooses the design by enumeration: the (nF, nP) with the
+// highest T_sys, nF between the capacity minimum and the platform maximum
+// (or base.FPGAs when set) and nP up to the largest that fits (or base.PEs
+// when set), fewer FPGAs and then fewer PEs winning ties. Where T_sys only
+// grows with nP this is the paper's rule: the best nF at the largest nP,
+// then the smallest nP that keeps T_sys, which saves power when memory or
+// the network binds.
 func Optimise(p *Platform, w *Workload, base Config) (Choice, error) {
 	var ch Choice
 	maxP := p.MaxPEs
@@ -86,16 +88,34 @@ func Optimise(p *Platform, w *Workload, base Config) (Choice, error) {
 		}
 		return ch, firstErr
 	}
-	// Lower nP while T_sys holds.
+	// Every nP at every nF: T_sys is not monotone in nP, because fewer PEs
+	// make longer edge lists that fill memory words better. Ties go to
+	// fewer FPGAs, then to fewer PEs, which saves power while memory or
+	// network binds; where T_sys only grows with nP this is the paper's
+	// rule (the best nF at nP max, then the fewest PEs that keep it).
 	chosen := best
+	loP := 1
+	if base.PEs > 0 {
+		loP = maxP // the user fixed nP
+	}
+	for nF := loF; nF <= hiF; nF++ {
+		for nP := loP; nP <= maxP; nP++ {
+			c := base
+			c.FPGAs, c.PEs = nF, nP
+			r, err := Evaluate(p, w, c)
+			if err != nil {
+				continue
+			}
+			if r.TSys > chosen.TSys*(1+1e-9) || r.TSys >= chosen.TSys*(1-1e-9) && (nF < chosen.FPGAs || nF == chosen.FPGAs && nP < chosen.PEs) {
+				chosen = r
+			}
+		}
+	}
 	for nP := 1; nP <= maxP; nP++ {
 		c := base
-		c.FPGAs, c.PEs = bestF, nP
+		c.FPGAs, c.PEs = chosen.FPGAs, nP
 		r, err := Evaluate(p, w, c)
 		ch.PECurve = append(ch.PECurve, point(r, err == nil))
-		if err == nil && chosen.PEs == maxP && nP < maxP && r.TSys >= best.TSys*(1-1e-9) {
-			chosen = r
-		}
 	}
 	ch.Best = chosen
 	ch.Why = explain(p, ch, maxP)

@@ -129,7 +129,7 @@ func TestModelFollowsEdit(t *testing.T) {
 	if !mc.hasResult {
 		t.Fatal("the model cell is stale after the edit")
 	}
-	if v := mc.self.View(); !strings.Contains(v, "at 375.0 MHz") || !strings.Contains(v, "T_sys = 8.571 GTEPS") {
+	if v := mc.self.View(); !strings.Contains(v, "at 375.0 MHz") || !strings.Contains(v, "T_sys = 8.966 GTEPS") {
 		t.Errorf("the model did not follow the clock:\n%s", v)
 	}
 	press(a, "backspace", "backspace", "backspace")
