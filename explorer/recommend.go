@@ -30,7 +30,7 @@ func Recommend(p *model.Platform, w *model.Workload, base model.Config, ch model
 	if s := marginal(ch.Curve, b.FPGAs, p.MaxFPGAs); s != "" {
 		out = append(out, s)
 	}
-	out = append(out, switches(p, w, b)...)
+	out = append(out, switches(p, w, base, b)...)
 	out = append(out, mover(p, w, b))
 	return out
 }
@@ -85,21 +85,22 @@ func marginal(curve []model.Point, nF, maxF int) string {
 	return s + "."
 }
 
-// switches evaluates the design's on/off choices one at a time and reports
-// those that gain.
-func switches(p *model.Platform, w *model.Workload, b model.Result) []string {
+// switches re-optimises the design with each of its on/off choices
+// flipped (keeping what the user fixed) and reports those that gain.
+func switches(p *model.Platform, w *model.Workload, base model.Config, b model.Result) []string {
 	type alt struct {
 		what string
 		c    model.Config
 	}
 	var alts []alt
-	c := b.Config
+	c := base
+	c.Arch, c.Mem, c.Packing, c.Filter = b.Arch, b.Mem, b.Packing, b.Filter
 	if !c.Packing {
 		x := c
 		x.Packing = true
 		alts = append(alts, alt{"pack updates", x})
 	}
-	if c.Arch == model.GraVFM && !c.Filter && c.FPGAs > 1 {
+	if c.Arch == model.GraVFM && !c.Filter && b.FPGAs > 1 {
 		x := c
 		x.Filter = true
 		alts = append(alts, alt{"turn the update filter on", x})
@@ -116,17 +117,22 @@ func switches(p *model.Platform, w *model.Workload, b model.Result) []string {
 	}
 	var out []string
 	for _, a := range alts {
-		r, err := model.Evaluate(p, w, a.c)
+		ch, err := model.Optimise(p, w, a.c)
 		if err != nil {
-			if a.c.Mem == model.BRAM && r.Capacity.Problem != "" {
-				out = append(out, fmt.Sprintf("Edges in BRAM do not fit: %s.", r.Capacity.Problem))
+			if a.c.Mem == model.BRAM {
+				at := a.c
+				at.FPGAs, at.PEs = b.FPGAs, b.PEs
+				if r, _ := model.Evaluate(p, w, at); r.Capacity.Problem != "" {
+					out = append(out, fmt.Sprintf("Edges in BRAM do not fit: %s.", r.Capacity.Problem))
+				}
 			}
 			continue
 		}
+		r := ch.Best
 		gain := r.TSys / b.TSys
 		switch {
 		case gain > 1.01:
-			out = append(out, fmt.Sprintf("%s to gain %.2fx (%s, bound by %s).", capital(a.what), gain, TEPS(r.TSys), model.LimitTitle(r.Binding)))
+			out = append(out, fmt.Sprintf("%s to gain %.2fx (%s at %d x %d, bound by %s).", capital(a.what), gain, TEPS(r.TSys), r.FPGAs, r.PEs, model.LimitTitle(r.Binding)))
 		case a.what == "pack updates" && b.Binding == model.LimitIf:
 			out = append(out, "Packing gains nothing here: an update already fills the link word.")
 		}
