@@ -2,6 +2,7 @@ package explorer
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -362,11 +363,4 @@ func (e *Export) Check() (string, error) {
 // Check implements Input.
 func (*Notes) Check() (string, error) { return "", nil }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -3,6 +3,7 @@ package explorer
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -47,7 +48,7 @@ func inlineTable(m reflect.Value) string {
 	for _, k := range m.MapKeys() {
 		keys = append(keys, k.String())
 	}
-	sortStrings(keys)
+	slices.Sort(keys)
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		val := m.MapIndex(reflect.ValueOf(k))
@@ -60,14 +61,6 @@ func inlineTable(m reflect.Value) string {
 		parts[i] = bareKey(k) + " = " + vs
 	}
 	return "{ " + strings.Join(parts, ", ") + " }"
-}
-
-func sortStrings(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }
 
 func scalar(v reflect.Value) string {
@@ -111,56 +104,35 @@ func bareKey(k string) string {
 }
 
 // quote writes a TOML basic string.
-func quote(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\r':
-			b.WriteString(`\r`)
-		default:
-			if r < 0x20 || r == 0x7f {
-				fmt.Fprintf(&b, `\u%04X`, r)
-			} else {
-				b.WriteRune(r)
-			}
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
+func quote(s string) string { return `"` + escape(s, false) + `"` }
 
 // multiline writes a TOML multi-line basic string; the newline after the
 // opening quotes is trimmed by TOML, so the text reads back exactly.
-func multiline(s string) string {
+func multiline(s string) string { return "\"\"\"\n" + escape(s, true) + `"""` }
+
+// escape writes s for a basic string; a multi-line string keeps newlines
+// and tabs as they are.
+func escape(s string, multi bool) string {
 	var b strings.Builder
-	b.WriteString("\"\"\"\n")
 	for _, r := range s {
-		switch r {
-		case '"':
+		switch {
+		case r == '"':
 			b.WriteString(`\"`)
-		case '\\':
+		case r == '\\':
 			b.WriteString(`\\`)
-		case '\n', '\t':
+		case multi && (r == '\n' || r == '\t'):
 			b.WriteRune(r)
-		case '\r':
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\r':
 			b.WriteString(`\r`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\u%04X`, r)
 		default:
-			if r < 0x20 || r == 0x7f {
-				fmt.Fprintf(&b, `\u%04X`, r)
-			} else {
-				b.WriteRune(r)
-			}
+			b.WriteRune(r)
 		}
 	}
-	b.WriteString("\"\"\"")
 	return b.String()
 }
