@@ -794,8 +794,9 @@ func (a *App) promptView() []string {
 	p := a.prompt
 	switch p.kind {
 	case promptQuit:
-		return []string{th.warn.Render("Unsaved changes.") + " Save before quitting?  " +
-			th.key.Render("y") + " save · " + th.key.Render("n") + " quit without saving · " + th.key.Render("esc") + " stay"}
+		// Two lines when one does not fit, so that no choice is cut off.
+		return joinWrapped([]string{th.warn.Render("Unsaved changes.") + " Save before quitting?",
+			th.key.Render("y") + " save · " + th.key.Render("n") + " quit without saving · " + th.key.Render("esc") + " stay"}, "  ", a.width)
 	case promptAdd:
 		var parts []string
 		for i, k := range explorer.Kinds {

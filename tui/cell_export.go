@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gravf-tui/gravf-tui/explorer"
+	"github.com/gravf-tui/gravf-tui/model"
 )
 
 // exportCell writes the Verilog project of the design point on demand,
@@ -39,13 +40,22 @@ func (c *exportCell) output(out explorer.Output, w int) []string {
 	m := o.Manifest
 	th := c.sh.th
 	var lines []string
-	lines = append(lines, truncate(fmt.Sprintf("wrote %s: %d files · %d FPGAs × %d PEs of %s on %s · edges in %s",
-		th.bold.Render(relPath(c.sh.nb, o.Dir)), len(m.Files), m.FPGAs, m.PEs, m.Kernel, m.Board, m.Mem), w))
-	lines = append(lines, truncate(fmt.Sprintf("expect %s messages in %d supersteps · graph %s (V %s, %s arcs)",
-		count(m.Expected.Messages), m.Expected.Supersteps, m.Graph, count(int64(m.Vertices)), count(int64(m.Arcs))), w))
+	edges := "edges in " + m.Mem
+	switch model.MemKind(m.Mem) {
+	case model.OffChip:
+		edges = "edges off-chip"
+	case model.BRAM:
+		edges = "edges in BRAM"
+	}
+	lines = append(lines, wrapDots(fmt.Sprintf("wrote %s: %d files · %d FPGAs × %d PEs of %s on %s · %s",
+		th.bold.Render(relPath(c.sh.nb, o.Dir)), len(m.Files), m.FPGAs, m.PEs, m.Kernel, m.Board, edges), w)...)
+	lines = append(lines, wrapDots(fmt.Sprintf("expect %s messages in %d supersteps · graph %s · V %s · %s arcs",
+		count(m.Expected.Messages), m.Expected.Supersteps, m.Graph, count(int64(m.Vertices)), count(int64(m.Arcs))), w)...)
 	switch {
 	case o.Sim == "":
-		lines = append(lines, th.dim.Render("make sim: not run (turn on \"run make sim after writing\", or run it in the folder)"))
+		for _, l := range wrap("make sim: not run (turn on \"run make sim after writing\", or run it in the folder)", w) {
+			lines = append(lines, th.dim.Render(l))
+		}
 	case strings.HasPrefix(o.Sim, "RESULT PASS"):
 		lines = append(lines, "make sim: "+th.ok.Render(o.Sim))
 	default:

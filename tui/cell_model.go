@@ -36,9 +36,9 @@ func (c *modelCell) output(out explorer.Output, w int) []string {
 	m := out.(*explorer.ModelOutput)
 	th := c.sh.th
 	var lines []string
-	lines = append(lines, truncate(fmt.Sprintf("%s on %s · %s · V %s · %s arcs · d %.2f", m.Kernel, m.Board, m.Graph, count(int64(m.Vertices)), count(m.Arcs), m.Degree), w))
-	lines = append(lines, truncate(fmt.Sprintf("design: %d FPGAs × %d PEs · %s · edges %s · packing %s · filter %s · CPE %.2f (%s)",
-		m.FPGAs, m.PEs, m.Arch, m.Mem, onOff(m.Packing), onOff(m.Filter), m.CPE, m.CPESource), w))
+	lines = append(lines, wrapDots(fmt.Sprintf("%s on %s · %s · V %s · %s arcs · d %.2f", m.Kernel, m.Board, m.Graph, count(int64(m.Vertices)), count(m.Arcs), m.Degree), w)...)
+	lines = append(lines, wrapDots(fmt.Sprintf("design: %d FPGAs × %d PEs · %s · edges %s · packing %s · filter %s · CPE %.2f (%s)",
+		m.FPGAs, m.PEs, m.Arch, m.Mem, onOff(m.Packing), onOff(m.Filter), m.CPE, m.CPESource), w)...)
 	lines = append(lines, "")
 	// The four limits, as bars against the largest finite one.
 	hi := 0.0
@@ -48,11 +48,17 @@ func (c *modelCell) output(out explorer.Output, w int) []string {
 		}
 	})
 	barW := max(8, min(30, w/5))
+	// Wide, the reasons stand in a column beside the bars (after "binds").
+	col := 3 + 4 + 1 + 13 + 2 + barW + 2 + 5 + 2
 	for _, n := range limitNames {
 		v, ok := m.Limits.Get(n)
 		name := padRight(n, 4)
 		if !ok {
-			lines = append(lines, truncate(fmt.Sprintf("   %s %s  %s  %s", name, padLeft("-", 13), strings.Repeat(" ", barW), th.dim.Render(m.Inapplicable(n))), w))
+			row := fmt.Sprintf("   %s %s  %s  ", name, padLeft("-", 13), strings.Repeat(" ", barW))
+			if w >= 120 {
+				row = padRight(row, col)
+			}
+			lines = append(lines, truncate(row+th.dim.Render(m.Inapplicable(n)), w))
 			continue
 		}
 		row := fmt.Sprintf("%s %s  %s  ", name, padLeft(explorer.TEPS(v), 13), hbar(v/hi, barW))
@@ -62,7 +68,13 @@ func (c *modelCell) output(out explorer.Output, w int) []string {
 			head = th.binding.Render("=> " + row + "binds")
 		}
 		if w >= 120 {
-			lines = append(lines, truncate(padRight(head, 3+lipgloss.Width(row)+5)+"  "+th.dim.Render(reason), w))
+			for i, l := range wrap(reason, w-col) {
+				if i == 0 {
+					lines = append(lines, padRight(head, col)+th.dim.Render(l))
+				} else {
+					lines = append(lines, strings.Repeat(" ", col)+th.dim.Render(l))
+				}
+			}
 			continue
 		}
 		// Narrow: the reason under the bar.

@@ -100,8 +100,8 @@ func (c *simulateCell) output(out explorer.Output, w int) []string {
 	r := o.Result
 	th := c.sh.th
 	var lines []string
-	lines = append(lines, truncate(fmt.Sprintf("%s · %d FPGAs × %d PEs · %s detail · %s cycles (%.3g s) · %s messages in %d supersteps",
-		r.Arch, r.FPGAs, r.PEs, r.Detail, count(r.Cycles), r.Seconds, count(r.Messages), r.Supersteps), w))
+	lines = append(lines, wrapDots(fmt.Sprintf("%s · %d FPGAs × %d PEs · %s detail · %s cycles (%.3g s) · %s messages in %d supersteps",
+		r.Arch, r.FPGAs, r.PEs, r.Detail, count(r.Cycles), r.Seconds, count(r.Messages), r.Supersteps), w)...)
 	lines = append(lines, th.bold.Render("throughput "+explorer.TEPS(r.TEPS)))
 	// Model against simulation.
 	top := max(r.TEPS, r.ModelTSys)

@@ -160,9 +160,9 @@ func (c *traceCell) output(out explorer.Output, w int) []string {
 	th := c.sh.th
 	m, s := o.Meta, o.Summary
 	var lines []string
-	lines = append(lines, truncate(fmt.Sprintf("%s: %s on %s · %s · %d FPGAs × %d PEs · %s detail · %d samples of %d cycles",
-		relPath(c.sh.nb, o.File), m.Kernel, m.Board, m.Graph, m.FPGAs, m.PEs, m.Detail, o.Samples, m.Interval), w))
-	lines = append(lines, truncate(fmt.Sprintf("%s cycles · %s messages in %d supersteps · %s", count(s.Cycles), count(s.Messages), s.Supersteps, explorer.TEPS(s.TEPS)), w))
+	lines = append(lines, wrapDots(fmt.Sprintf("%s: %s on %s · %d FPGAs × %d PEs · %s detail · %d samples of %d cycles · %s",
+		relPath(c.sh.nb, o.File), m.Kernel, m.Board, m.FPGAs, m.PEs, m.Detail, o.Samples, m.Interval, m.Graph), w)...)
+	lines = append(lines, wrapDots(fmt.Sprintf("%s cycles · %s messages in %d supersteps · %s", count(s.Cycles), count(s.Messages), s.Supersteps, explorer.TEPS(s.TEPS)), w)...)
 	tr := o.Trace()
 	if o != c.src || tr == nil || len(tr.Samples()) == 0 {
 		return lines
@@ -178,8 +178,8 @@ func (c *traceCell) output(out explorer.Output, w int) []string {
 		state = th.running.Render("▶ playing")
 	}
 	lines = append(lines, "")
-	lines = append(lines, truncate(fmt.Sprintf("%s ×%d · superstep %d (of 0..%d) · cycle %s / %s · sample %d/%d",
-		state, c.speed, cur, len(steps)-1, count(c.cursor), count(s.Cycles), si+1, len(samples)), w))
+	lines = append(lines, wrapDots(fmt.Sprintf("%s ×%d · superstep %d (of 0..%d) · cycle %s/%s · sample %d/%d",
+		state, c.speed, cur, len(steps)-1, count(c.cursor), count(s.Cycles), si+1, len(samples)), w)...)
 	// Activity over the whole run, the barrier timeline and the cursor.
 	tw := max(20, w-8)
 	col := func(cyc int64) int { return min(tw-1, int(cyc*int64(tw)/total)) }
@@ -219,7 +219,7 @@ func (c *traceCell) output(out explorer.Output, w int) []string {
 	lines = append(lines, th.dim.Render(padRight("        0", tw+8-len(count(s.Cycles))-7)+count(s.Cycles)+" cycles"))
 	if cur >= 0 && cur < len(steps) {
 		st := steps[cur]
-		lines = append(lines, truncate(fmt.Sprintf("superstep %d: cycles %s..%s · %s active · %s messages", st.Index, count(st.Start), count(st.End()), count(st.Active), count(st.Messages)), w))
+		lines = append(lines, wrapDots(fmt.Sprintf("superstep %d: cycles %s..%s · %s active · %s messages", st.Index, count(st.Start), count(st.End()), count(st.Active), count(st.Messages)), w)...)
 	}
 	// Per-PE utilisation in this sample.
 	lines = append(lines, "")
@@ -260,7 +260,9 @@ func (c *traceCell) output(out explorer.Output, w int) []string {
 		for i, n := range sim.CauseNames[1:] {
 			leg = append(leg, causeLetters[i+1]+" "+n)
 		}
-		lines = append(lines, th.dim.Render(truncate(strings.Join(leg, " · "), w)))
+		for _, l := range joinWrapped(leg, " · ", w) {
+			lines = append(lines, th.dim.Render(l))
+		}
 	}
 	// Per-link utilisation.
 	if len(smp.LinkUtil) > 0 {

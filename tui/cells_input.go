@@ -9,6 +9,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/gravf-tui/gravf-tui/boards"
 	"github.com/gravf-tui/gravf-tui/explorer"
 	"github.com/gravf-tui/gravf-tui/graph"
@@ -138,9 +139,9 @@ func (c *platformCell) output(out explorer.Output, w int) []string {
 	if o.PriceUSD > 0 {
 		price = fmt.Sprintf(" · $%.0f per FPGA", o.PriceUSD)
 	}
-	lines = append(lines, truncate(fmt.Sprintf("%s · %.1f MHz · up to %d FPGAs × %d PEs%s", o.Part, o.ClockMHz, o.MaxFPGAs, o.MaxPEs, price), w))
-	lines = append(lines, truncate(fmt.Sprintf("design: %s FPGAs × %s PEs · %s · edges %s · packing %s · filter %s",
-		auto(o.Config.FPGAs), auto(o.Config.PEs), o.Config.Arch, o.Config.Mem, onOff(o.Config.Packing), onOff(o.Config.Filter)), w))
+	lines = append(lines, wrapDots(fmt.Sprintf("%s · %.1f MHz · up to %d FPGAs × %d PEs%s", o.Part, o.ClockMHz, o.MaxFPGAs, o.MaxPEs, price), w)...)
+	lines = append(lines, wrapDots(fmt.Sprintf("design: %s FPGAs × %s PEs · %s · edges %s · packing %s · filter %s",
+		auto(o.Config.FPGAs), auto(o.Config.PEs), o.Config.Arch, o.Config.Mem, onOff(o.Config.Packing), onOff(o.Config.Filter)), w)...)
 	// The parameters in as many columns as fit.
 	var cells []string
 	for _, p := range o.Params {
@@ -241,7 +242,7 @@ func (c *kernelCell) output(out explorer.Output, w int) []string {
 		lines = append(lines, joinWrapped(append([]string{padRight(l.Name, 8)}, fs...), "  ", w)...)
 	}
 	s := o.Sizes
-	lines = append(lines, truncate(fmt.Sprintf("sizes at 32-bit ids: m_vertex %d · update %d · message %d · m_edge %d bits", s.Vertex, s.Update, s.Message, s.Edge), w))
+	lines = append(lines, wrapDots(fmt.Sprintf("sizes at 32-bit ids: m_vertex %d · update %d · message %d · m_edge %d bits", s.Vertex, s.Update, s.Message, s.Edge), w)...)
 	if len(o.Params) > 0 {
 		var ps []string
 		for _, k := range sortedKeys(o.Params) {
@@ -305,8 +306,12 @@ func (c *datasetCell) output(out explorer.Output, w int) []string {
 	s := o.Stats
 	th := c.sh.th
 	lines := wrap(th.bold.Render(s.Name), w)
-	lines = append(lines, truncate(fmt.Sprintf("V %s · E %s (%s arcs) · degree %.2f (min %d, max %d) · %d isolated · %d components",
-		count(int64(s.V)), count(int64(s.E)), count(int64(s.Arcs)), s.AvgDeg, s.MinDeg, s.MaxDeg, s.Isolated, s.Components), w))
+	comps := "components"
+	if s.Components == 1 {
+		comps = "component"
+	}
+	lines = append(lines, wrapDots(fmt.Sprintf("V %s · E %s (%s arcs) · degree %.2f (min %d, max %d) · %d isolated · %d %s",
+		count(int64(s.V)), count(int64(s.E)), count(int64(s.Arcs)), s.AvgDeg, s.MinDeg, s.MaxDeg, s.Isolated, s.Components, comps), w)...)
 	if len(s.DegreeHist) > 0 {
 		// log scale: a bucket of one vertex still shows.
 		var vals []float64
@@ -322,8 +327,17 @@ func (c *datasetCell) output(out explorer.Output, w int) []string {
 			wide.WriteString(strings.Repeat(string(r), cw))
 			axis.WriteString(padRight(truncate(labs[i], cw), cw))
 		}
-		lines = append(lines, "degree histogram "+th.accent.Render(wide.String())+th.dim.Render("  (vertices per log2 bucket, log scale)"))
-		lines = append(lines, th.dim.Render("   degree from   ")+axis.String())
+		// The legend after the bars, or under the axis when it does not fit.
+		const legend = "  (vertices per log2 bucket, log scale)"
+		hist := "degree histogram " + th.accent.Render(wide.String())
+		beside := lipgloss.Width(hist)+lipgloss.Width(legend) <= w
+		if beside {
+			hist += th.dim.Render(legend)
+		}
+		lines = append(lines, hist, th.dim.Render("   degree from   ")+axis.String())
+		if !beside {
+			lines = append(lines, th.dim.Render(strings.Repeat(" ", 15)+legend))
+		}
 	}
 	if o.File != "" {
 		lines = append(lines, truncate("file "+relPath(c.sh.nb, o.File), w))
@@ -362,8 +376,8 @@ func (c *partitionCell) output(out explorer.Output, w int) []string {
 	o := out.(*explorer.PartitionOutput)
 	cs := o.Cut
 	th := c.sh.th
-	lines := []string{truncate(fmt.Sprintf("%s over %d FPGAs × %d PEs: edges per PE %s..%s, mean %.0f, imbalance %.2f %%",
-		o.Method, o.FPGAs, o.PEs, count(int64(cs.EdgesPerPEMin)), count(int64(cs.EdgesPerPEMax)), cs.EdgesPerPEMean, cs.EdgeImbalance*100), w)}
+	lines := wrap(fmt.Sprintf("%s over %d FPGAs × %d PEs: edges per PE %s..%s, mean %s, imbalance %.2f %%",
+		o.Method, o.FPGAs, o.PEs, count(int64(cs.EdgesPerPEMin)), count(int64(cs.EdgesPerPEMax)), count(int64(math.Round(cs.EdgesPerPEMean))), cs.EdgeImbalance*100), w)
 	n := len(o.EdgesPerPE)
 	if n > 0 {
 		avail := w - 10
@@ -407,10 +421,10 @@ func (c *partitionCell) output(out explorer.Output, w int) []string {
 			lines = append(lines, th.dim.Render(strings.TrimRight(string(axis), " ")+"   edges per PE, by FPGA"))
 		}
 	}
-	lines = append(lines, truncate(fmt.Sprintf("cut: %s of %s arcs cross FPGAs (%.1f %%), %s cross PEs",
-		count(int64(cs.CrossFPGAArcs)), count(int64(cs.Arcs)), 100*float64(cs.CrossFPGAArcs)/float64(max(1, cs.Arcs)), count(int64(cs.CrossPEArcs))), w))
-	lines = append(lines, truncate(fmt.Sprintf("filter: saves %.1f %% of remote updates (%s of %s copies sent)",
-		100*cs.FilterSaving, count(cs.RemoteUpdatesFiltered), count(cs.RemoteUpdatesUnfiltered)), w))
+	lines = append(lines, wrap(fmt.Sprintf("cut: %s of %s arcs cross FPGAs (%.1f %%), %s cross PEs",
+		count(int64(cs.CrossFPGAArcs)), count(int64(cs.Arcs)), 100*float64(cs.CrossFPGAArcs)/float64(max(1, cs.Arcs)), count(int64(cs.CrossPEArcs))), w)...)
+	lines = append(lines, wrap(fmt.Sprintf("filter: saves %.1f %% of remote updates (%s of %s copies sent)",
+		100*cs.FilterSaving, count(cs.RemoteUpdatesFiltered), count(cs.RemoteUpdatesUnfiltered)), w)...)
 	return lines
 }
 

@@ -310,6 +310,36 @@ func TestQuit(t *testing.T) {
 	}
 }
 
+// TestQuitPromptFits: at 80 columns the question about unsaved changes
+// takes two lines rather than cutting a choice off.
+func TestQuitPromptFits(t *testing.T) {
+	a := evaluatedApp(t, 80, 24)
+	press(a, "j", "enter", "j", "enter", "3", "esc", "q")
+	v := a.View()
+	for _, w := range []string{"Save before quitting?", "n quit without saving · esc stay"} {
+		if !strings.Contains(v, w) {
+			t.Errorf("no %q in\n%s", w, v)
+		}
+	}
+}
+
+// TestFieldHint: the focused field's hint (unit and meaning) stays on the
+// screen while it is edited, and is not cut off when it is long.
+func TestFieldHint(t *testing.T) {
+	a := evaluatedApp(t, 80, 24)
+	c := focusKind(t, a, explorer.KindPlatform)
+	press(a, "enter")
+	focusField(t, c, "set.memory.sustained_gib_s")
+	if v := c.View(); !strings.Contains(v, "sustained bandwidth (0: not") || !strings.Contains(v, "measured)") {
+		t.Errorf("the focused field's hint is cut off:\n%s", v)
+	}
+	focusField(t, c, "set.memory.peak_gib_s")
+	press(a, "enter", "10")
+	if v := c.View(); !strings.Contains(v, "GiB/s · edge memory peak bandwidth per FPGA") {
+		t.Errorf("no hint while editing:\n%s", v)
+	}
+}
+
 // TestTooSmall shows a message below 80×24, where only quitting works.
 func TestTooSmall(t *testing.T) {
 	a := evaluatedApp(t, 79, 30)

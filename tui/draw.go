@@ -52,7 +52,7 @@ func wrap(s string, width int) []string {
 }
 
 // joinWrapped lays parts out on lines of at most width cells, separated
-// by sep.
+// by sep; a part wider than a line is cut.
 func joinWrapped(parts []string, sep string, width int) []string {
 	var lines []string
 	cur := ""
@@ -63,7 +63,7 @@ func joinWrapped(parts []string, sep string, width int) []string {
 		case lipgloss.Width(cur)+lipgloss.Width(sep)+lipgloss.Width(p) <= width:
 			cur += sep + p
 		default:
-			lines = append(lines, cur)
+			lines = append(lines, truncate(cur, width))
 			cur = p
 		}
 	}
@@ -71,6 +71,12 @@ func joinWrapped(parts []string, sep string, width int) []string {
 		lines = append(lines, truncate(cur, width))
 	}
 	return lines
+}
+
+// wrapDots lays out a line of facts separated by " · " in width cells,
+// breaking between facts rather than cutting the last ones off.
+func wrapDots(s string, width int) []string {
+	return joinWrapped(strings.Split(s, " · "), " · ", width)
 }
 
 // eighths are the partial blocks of a horizontal bar.

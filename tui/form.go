@@ -137,6 +137,7 @@ func (f *form) startEdit(in explorer.Input, width int) tea.Cmd {
 		return f.area.Focus()
 	}
 	f.input.SetValue(f.text(fl, in))
+	f.input.Placeholder = fl.placeholder
 	f.input.CursorEnd()
 	f.input.Width = max(10, min(60, width-f.labelWidth()-8))
 	return f.input.Focus()
@@ -293,10 +294,21 @@ func (f *form) view(in explorer.Input, width int, th *theme) ([]string, int) {
 			shown = th.accent.Render("◂ ") + shown + th.accent.Render(" ▸")
 		}
 		line := mark + label + "  " + shown
-		if fl.hint != "" && !(sel && f.editing) {
-			line += "  " + th.dim.Render(fl.hint)
+		// The hint follows the value; the focused field's goes on lines
+		// of its own when it is being edited or would be cut off.
+		var below []string
+		if fl.hint != "" {
+			full := line + "  " + th.dim.Render(fl.hint)
+			if sel && (f.editing || lipgloss.Width(full) > width) {
+				below = wrap(fl.hint, width-lw-4)
+			} else {
+				line = full
+			}
 		}
 		lines = append(lines, truncate(line, width))
+		for _, l := range below {
+			lines = append(lines, strings.Repeat(" ", lw+4)+th.dim.Render(l))
+		}
 		if p, ok := f.pending[fl.key]; ok {
 			for _, l := range wrap("✗ "+p.err.Error(), width-lw-4) {
 				lines = append(lines, strings.Repeat(" ", lw+4)+th.err.Render(l))

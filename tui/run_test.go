@@ -10,7 +10,9 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/gravf-tui/gravf-tui/explorer"
+	"github.com/muesli/termenv"
 )
 
 // panicky panics on the key "!", to show what a bug in a cell would do.
@@ -64,11 +66,18 @@ func TestPanicRestoresTerminal(t *testing.T) {
 	}
 }
 
-// TestNoColor: NO_COLOR turns colour off, whatever the terminal says.
+// TestNoColor: NO_COLOR turns colour off, whatever the terminal says;
+// an empty NO_COLOR does not (https://no-color.org).
 func TestNoColor(t *testing.T) {
 	t.Setenv("NO_COLOR", "1")
 	if newTheme().color {
 		t.Error("colour with NO_COLOR set")
+	}
+	lipgloss.SetColorProfile(termenv.ANSI256)
+	defer lipgloss.SetColorProfile(termenv.Ascii)
+	t.Setenv("NO_COLOR", "")
+	if !newTheme().color {
+		t.Error("no colour with NO_COLOR empty")
 	}
 }
 

@@ -32,11 +32,9 @@ var (
 	cSelBg  = lipgloss.AdaptiveColor{Light: "#D0E4F5", Dark: "#1C3A57"}
 )
 
-// noColor reports whether the user asked for no colour (https://no-color.org).
-func noColor() bool {
-	_, set := os.LookupEnv("NO_COLOR")
-	return set
-}
+// noColor reports whether the user asked for no colour: NO_COLOR set and
+// not empty (https://no-color.org).
+func noColor() bool { return os.Getenv("NO_COLOR") != "" }
 
 // newTheme builds the styles for the colour profile lipgloss detected (or
 // a test pinned).
