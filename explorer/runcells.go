@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/gravf-tui/gravf-tui/gen"
@@ -127,7 +128,7 @@ func (e *evaluator) simulate(in *Simulate) (Output, error) {
 	setup := &sim.Setup{Board: d.board, Kernel: d.kernel, Graph: d.graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs, Arch: cfg.Arch, Mem: cfg.Mem,
 		Partitioner: method, UFactor: pin.UFactor, Packing: cfg.Packing, Filter: cfg.Filter, Seed: in.Seed, Detail: detail, MaxCycles: in.MaxCycles,
 		Progress: func(p sim.Progress) {
-			e.progress(Progress{Done: int64(p.Superstep), Total: total, Text: fmt.Sprintf("superstep %d of %d, cycle %d", p.Superstep, total, p.Cycle)})
+			e.progress(Progress{Done: int64(p.Superstep), Total: total, Text: fmt.Sprintf("superstep %d of %d, cycle %s", p.Superstep+1, total, groupDigits(p.Cycle))})
 		}}
 	finish := func(*sim.Result, error) error { return nil }
 	tracePath := ""
@@ -145,6 +146,15 @@ func (e *evaluator) simulate(in *Simulate) (Output, error) {
 		return nil, err
 	}
 	return &SimulateOutput{Config: cfg, Result: res, Trace: tracePath}, nil
+}
+
+// groupDigits writes n with thousands separators, as the TUI shows counts.
+func groupDigits(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // --- trace ------------------------------------------------------------------

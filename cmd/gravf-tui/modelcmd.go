@@ -71,9 +71,11 @@ func newModelCmd() *cobra.Command {
 		Short: "Evaluate the analytical performance model and choose nF and nP",
 		Long: `model evaluates the four throughput limits of GraVF-M (or GraVF): the PEs,
 the off-chip memory, the network interface and the network; T_sys is their
-minimum. With --fpgas 0 or --pes 0 it chooses the design as the paper does:
-the nF that maximises T_sys at the largest nP that fits, then the fewest PEs
-that keep it. The curve over nF is always printed.
+minimum. With --fpgas 0 or --pes 0 it chooses the design with the highest
+T_sys over every nF and nP that fit, fewer FPGAs and then fewer PEs winning
+ties (the paper's rule where T_sys only grows with nP; when memory binds,
+fewer PEs can be faster). The curves over nF and nP are always printed, with
+recommendations in plain words.
 
 ` + explorer.LatencyNote,
 		Args: cobra.NoArgs,
