@@ -413,7 +413,7 @@ wire walk_rd    = sc_walk && kin_room;                   // the walker reads its
 wire walk_last  = walk_rd && sc_next + 1'b1 == sc_end;   // ... the list's last
 wire start_rd   = !sc_walk && lk_list && kin_room;       // an idle walker reads the looked-up list's first edge
 wire hand_on    = start_rd || (walk_last && lk_list);    // the lookup stage hands its update to the walker
-wire lk_free    = !lk_valid || !lk_list || hand_on;      // ... or holds none, or drops an empty list
+wire lk_free    = !lk_valid || !lk_list || hand_on;      // the lookup stage holds nothing, drops an empty list or hands on
 wire bar_ready  = !bc_complete || (!lk_valid && !sc_walk && !edge_pending && kin_room);
 
 always @* begin
