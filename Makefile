@@ -2,18 +2,28 @@
 #
 #   make test   install the hardware tools the tests need (when root on
 #               Debian and they are missing), then vet and run every test.
+#   make check-large
+#               the large-graph check, outside CI (an hour at most).
 
 GO       ?= go
 TOOLS    := iverilog verilator yosys gpmetis tclsh
 PACKAGES := iverilog verilator yosys metis tcl
 
-.PHONY: test tools vet staticcheck bench fuzz build
+.PHONY: test tools vet staticcheck bench fuzz build check-large
 
 build:
 	$(GO) build -o gravf-tui ./cmd/gravf-tui
 
 test: tools vet
 	$(GO) test -count=1 ./...
+
+# check-large exports WCC and BFS on large graphs (the GraVF code base's
+# scale-14 Graph500 graph, R-MAT scale 16) for 4 FPGAs with edges in block
+# RAM and off-chip, runs them in Verilator and compares the cycles with
+# sim --detail cycle; it also measures the PE's cycles per edge on the
+# degree-32 graph of docs/CALIBRATION.md. Not part of make test.
+check-large: tools
+	GRAVF_LARGE=1 $(GO) test -count=1 -timeout 60m -v -run 'TestLargeRTLAgreesWithSimulator|TestRTLCyclesPerEdge' ./cmd/gravf-tui
 
 # tools installs the Debian packages whose programs are missing. The tests
 # that need them fail in CI when they are absent; outside CI they skip.

@@ -81,9 +81,9 @@ localparam VID = {{.VID}};
 localparam EW  = VID + LA{{if .ED}} + {{.ED}}{{end}};      // edge word: global id, local index{{if .ED}}, data{{end}}
 {{end}}localparam VW  = LW + VID + 32;             // vertex-info word: mask, global id, degree
 localparam ST  = {{.ST}};                   // packed vertex state
-localparam HS  = (NLOCAL >= {{.HazardSlots}}) ? {{.HazardSlots}} : (1 << $clog2(NLOCAL)); // hazard slots: a power of two
+{{if .HandWritten}}localparam HS  = (NLOCAL >= {{.HazardSlots}}) ? {{.HazardSlots}} : (1 << $clog2(NLOCAL)); // hazard slots: a power of two
 localparam HB  = (HS > 1) ? $clog2(HS) : 1;
-
+{{end}}
 // ---------------------------------------------------------------- input FIFO
 wire [UW-1:0] inf_data;
 wire          inf_valid;
@@ -356,21 +356,34 @@ gravf_ram #(.WIDTH(EW), .DEPTH(NEDGES), .ABITS(EA), .INIT(EDGE_FILE)) edge_ram (
 );
 
 // ------------------------------------------- barrier counter and scatter
-// The scatter unit takes an update in one cycle (reading its edge-index
-// entry); the next cycle reads the list's first edge, and every following
-// cycle one more, so an update costs 1 + len cycles and the next update is
-// taken in the cycle after the last edge read (in the cycle after the
-// lookup when the list is empty). Edge words and barrier markers queue in
-// front of the scatter kernel (kin), in order.
-reg             sc_walk;         // reading a list
-reg             sc_lookup;       // the index entry of the taken update arrives this cycle
+// Two stages. The lookup stage takes an update and reads its edge-index
+// entry, which stays on the index RAM's output until the stage hands the
+// update on. The walker reads one edge per cycle: when it is idle it reads
+// the looked-up list's first edge in the cycle the entry is there, and in
+// the cycle it reads a list's last edge it takes the looked-up list and
+// reads its first edge in the next cycle. The lookup stage takes the next
+// update as soon as it has handed its own on (an empty list is dropped in
+// the cycle its entry arrives), so lists follow each other without a gap
+// and an update costs its list's length in cycles, an empty list none
+// while a list is being walked. Barrier markers are counted as they
+// arrive; the last one of a channel goes into the kernel-input FIFO
+// (kin) behind the edges, once both stages are idle.
+reg             lk_valid;        // the lookup stage holds an update; its entry is on idx_q
+reg  [VID-1:0]  lk_sender;
+reg  [{{.UPDW}}-1:0] lk_payload;
+reg  [1:0]      lk_round;
+reg             sc_walk;         // the walker reads a list
 reg  [VID-1:0]  sc_sender;
 reg  [{{.UPDW}}-1:0] sc_payload;
 reg  [1:0]      sc_round;
 reg  [31:0]     sc_degree;
 reg  [EA-1:0]   sc_next;         // the next edge to read
 reg  [EA-1:0]   sc_end;
-reg             edge_pending;    // an edge word arrives this cycle
+reg             edge_pending;    // an edge word arrives this cycle ...
+reg  [VID-1:0]  ep_sender;       // ... of this update
+reg  [{{.UPDW}}-1:0] ep_payload;
+reg  [1:0]      ep_round;
+reg  [31:0]     ep_degree;
 reg  [$clog2(NPE+1)-1:0] bc_count; // barrier markers counted this channel
 reg             bc_halt;
 
@@ -395,27 +408,19 @@ gravf_fifo #(.WIDTH(KW), .DEPTH(8)) kernel_input_fifo (
 // end of the next cycle, so two decisions may be outstanding.
 wire kin_room = kin_count < 4'd5;
 
-wire [EA-1:0] lookup_start = idx_start;
-wire          lookup_empty = sc_lookup && idx_len == 0;
-// The unit is free when it is not reading a list and any lookup found an
-// empty one; a barrier also waits for the last edge word to be queued.
-wire sc_free = !sc_walk && (!sc_lookup || lookup_empty);
+wire lk_list    = lk_valid && idx_len != 0;
+wire walk_rd    = sc_walk && kin_room;                   // the walker reads its next edge
+wire walk_last  = walk_rd && sc_next + 1'b1 == sc_end;   // ... the list's last
+wire start_rd   = !sc_walk && lk_list && kin_room;       // an idle walker reads the looked-up list's first edge
+wire hand_on    = start_rd || (walk_last && lk_list);    // the lookup stage hands its update to the walker
+wire lk_free    = !lk_valid || !lk_list || hand_on;      // the lookup stage holds nothing, drops an empty list or hands on
+wire bar_ready  = !bc_complete || (!lk_valid && !sc_walk && !edge_pending && kin_room);
 
 always @* begin
-    inf_ready    = 1'b0;
-    idx_rd       = 1'b0;
-    edge_rd      = 1'b0;
-    edge_rd_addr = sc_next;
-    if (sc_lookup && idx_len != 0 && kin_room) begin
-        edge_rd      = 1'b1;
-        edge_rd_addr = lookup_start;
-    end else if (sc_walk && kin_room) begin
-        edge_rd = 1'b1;
-    end
-    if (sc_free && inf_valid && kin_room && (!inf_barrier || !edge_pending)) begin
-        inf_ready = 1'b1;
-        idx_rd    = !inf_barrier;
-    end
+    edge_rd      = start_rd || walk_rd;
+    edge_rd_addr = start_rd ? idx_start : sc_next;
+    inf_ready    = inf_barrier ? bar_ready : lk_free;
+    idx_rd       = inf_valid && !inf_barrier && lk_free;
 end
 
 always @* begin
@@ -423,8 +428,8 @@ always @* begin
     kin_data = {1'b1, bc_halt & inf_halt, inf_round, {(KW-4){1'b0}}};
     if (edge_pending) begin
         kin_push = 1'b1;
-        kin_data = {1'b0, 1'b0, sc_round, sc_sender, sc_payload, sc_degree, edge_q[EW-1 -: VID], edge_q[EW-VID-1 -: LA], {{if .ED}}edge_q[{{.ED}}-1:0]{{else}}1'b0{{end}}};
-    end else if (inf_ready && bc_complete) begin
+        kin_data = {1'b0, 1'b0, ep_round, ep_sender, ep_payload, ep_degree, edge_q[EW-1 -: VID], edge_q[EW-VID-1 -: LA], {{if .ED}}edge_q[{{.ED}}-1:0]{{else}}1'b0{{end}}};
+    end else if (inf_valid && inf_ready && bc_complete) begin
         kin_push = 1'b1;  // every PE's marker is in: pass one through the kernel
     end
 end
@@ -432,42 +437,50 @@ end
 always @(posedge clk) begin
     passed <= 1'b0;
     if (rst) begin
+        lk_valid     <= 1'b0;
         sc_walk      <= 1'b0;
-        sc_lookup    <= 1'b0;
         edge_pending <= 1'b0;
         bc_count     <= 0;
         bc_halt      <= 1'b1;
     end else begin
         edge_pending <= edge_rd;
-        // The index entry is in: start reading the list.
-        if (sc_lookup) begin
-            sc_lookup <= 1'b0;
-            sc_degree <= idx_degree;
-            sc_end    <= idx_start + idx_len;
-            if (idx_len != 0) begin
-                sc_walk <= !(edge_rd && idx_len == 1);
-                sc_next <= edge_rd ? idx_start + 1'b1 : idx_start;
-            end
-        end else if (sc_walk && edge_rd) begin
-            sc_next <= sc_next + 1'b1;
-            if (sc_next + 1'b1 == sc_end) sc_walk <= 1'b0;
+        if (edge_rd) begin
+            ep_sender  <= start_rd ? lk_sender : sc_sender;
+            ep_payload <= start_rd ? lk_payload : sc_payload;
+            ep_round   <= start_rd ? lk_round : sc_round;
+            ep_degree  <= start_rd ? idx_degree : sc_degree;
         end
-        // Take an input.
-        if (inf_ready && inf_valid) begin
-            if (inf_barrier) begin
-                if (bc_complete) begin
-                    bc_count <= 0;
-                    bc_halt  <= 1'b1;
-                    passed   <= 1'b1;
-                end else begin
-                    bc_count <= bc_count + 1'b1;
-                    bc_halt  <= bc_halt & inf_halt;
-                end
+        // The walker.
+        if (hand_on) begin
+            sc_walk    <= !(start_rd && idx_len == 1);
+            sc_next    <= start_rd ? idx_start + 1'b1 : idx_start;
+            sc_end     <= idx_start + idx_len;
+            sc_sender  <= lk_sender;
+            sc_payload <= lk_payload;
+            sc_round   <= lk_round;
+            sc_degree  <= idx_degree;
+        end else if (walk_rd) begin
+            sc_next <= sc_next + 1'b1;
+            if (walk_last) sc_walk <= 1'b0;
+        end
+        // The lookup stage.
+        if (idx_rd) begin
+            lk_valid   <= 1'b1;
+            lk_sender  <= inf_sender;
+            lk_payload <= inf_payload;
+            lk_round   <= inf_round;
+        end else if (lk_free) begin
+            lk_valid <= 1'b0;
+        end
+        // The barrier counter.
+        if (inf_valid && inf_ready && inf_barrier) begin
+            if (bc_complete) begin
+                bc_count <= 0;
+                bc_halt  <= 1'b1;
+                passed   <= 1'b1;
             end else begin
-                sc_lookup  <= 1'b1;
-                sc_sender  <= inf_sender;
-                sc_payload <= inf_payload;
-                sc_round   <= inf_round;
+                bc_count <= bc_count + 1'b1;
+                bc_halt  <= bc_halt & inf_halt;
             end
         end
     end
@@ -582,24 +595,70 @@ reg  [1:0]      round;
 reg  [31:0]     superstep;
 reg  [LA:0]     apply_idx;
 reg  [31:0]     sent;
-reg  [HS-1:0]   busy;             // hazard slots with a vertex inside the gather kernel
-reg             ga_issue, ap_issue, ap_barrier;
+{{if .HandWritten}}reg  [HS-1:0]   busy;             // hazard slots with a vertex inside the gather kernel
+{{end}}reg             ga_issue, ap_issue, ap_barrier;
 reg  [VID-1:0]  ga_dst, ga_sender;
 {{if .Message}}reg  [{{.MSGW}}-1:0] ga_payload;{{end}}
 reg  [LA-1:0]   ga_local;
 reg  [LA-1:0]   ap_local;
 
+{{if .HandWritten}}
+// Hazard detector for a hand-written gather kernel, whose latency the PE
+// does not know: a flag per slot (the low bits of the local index), set
+// when a message is read and cleared at its write-back. A message whose
+// slot is taken waits; it may be read in the cycle of the write-back,
+// whose word the state RAM's forwarding returns.
 wire [HB-1:0]   slot = (HS > 1) ? m_local[HB-1:0] : {HB{1'b0}};
-wire            any_busy = |busy;
-
+wire            hazard = busy[slot] && !(gk_valid && wb_slot == slot);
+wire            in_flight = |busy;
+{{else}}
+// Hazard detector. A message is read from the state RAM one cycle before
+// it enters the gather kernel, which takes one message per cycle and
+// writes it back GL cycles later. A message for a vertex that is still in
+// the kernel may be read once the earlier message writes back in the next
+// cycle or in this one: in the next cycle the kernel's result is bypassed
+// to its input (gather_in), in this one the state RAM's forwarding
+// returns it. So the detector compares the local index exactly (no
+// aliasing) with those of the messages read in the last GL - 1 cycles,
+// and a barrier leaves once none of those is left.
+{{if gt .GatherLatency 1}}localparam GL = {{.GatherLatency}};             // gather kernel latency
+localparam HW = GL - 1;        // hazard window: the messages read in the last HW cycles
+reg  [HW-1:0]   hw_valid;
+reg  [LA-1:0]   hw_local [0:HW-1];
+wire            ga_read = mq_valid && mq_ready && !m_barrier;
+reg             hazard;              // the head message meets one in the window
+reg             in_flight;           // the window holds a message
+integer         hk;
+always @* begin
+    hazard    = 1'b0;
+    in_flight = 1'b0;
+    for (hk = 0; hk < HW; hk = hk + 1) begin
+        if (hw_valid[hk]) in_flight = 1'b1;
+        if (hw_valid[hk] && hw_local[hk] == m_local) hazard = 1'b1;
+    end
+end
+always @(posedge clk) begin
+    hw_valid[0] <= !rst && ga_read;
+    hw_local[0] <= m_local;
+    for (hk = 1; hk < HW; hk = hk + 1) begin
+        hw_valid[hk] <= !rst && hw_valid[hk-1];
+        hw_local[hk] <= hw_local[hk-1];
+    end
+end
+{{else}}// This gather kernel has a latency of 1 cycle: it writes back in the
+// cycle after a message enters it, so the next message can always be
+// read, and the window is empty.
+wire            hazard = 1'b0;
+wire            in_flight = 1'b0;
+{{end}}{{end}}
 always @* begin
     mq_ready   = 1'b0;
     st_rd      = 1'b0;
     vi_rd      = 1'b0;
     st_rd_addr = m_local;
     if (mode == M_GATHER && mq_valid) begin
-        if (m_barrier) mq_ready = !any_busy;
-        else if (!busy[slot] || (gk_valid && wb_slot == slot)) begin
+        if (m_barrier) mq_ready = !in_flight;
+        else if (!hazard) begin
             mq_ready = 1'b1;
             st_rd    = 1'b1;
         end
@@ -611,18 +670,37 @@ always @* begin
 end
 
 // Gather kernel: its write-back is always taken, so its latency is fixed.
+// The local index rides beside it in a FIFO.
 {{range .State}}wire [{{.Width}}-1:0] gk_state_{{.Name}};
 {{end}}wire           gk_valid;
 /* verilator lint_off UNUSEDSIGNAL */ // the PE knows the address; the write-back is always taken
 wire [VID-1:0] gk_node;
 wire           gk_ready;
 /* verilator lint_on UNUSEDSIGNAL */
-{{.Kernel}}_gather{{if .HandWritten}} #(.VERTEXIDSIZE(VID)){{end}} gather_kernel (
+wire [ST-1:0]  gk_state = { {{range $i, $f := .State}}{{if $i}}, {{end}}gk_state_{{$f.Name}}{{end}} };
+wire [LA-1:0]  gs_out, wb_local;
+/* verilator lint_off UNUSEDSIGNAL */ // the side FIFO moves in step with the kernel
+wire           gs_valid, gs_ready;
+wire [4:0]     gs_count;
+/* verilator lint_on UNUSEDSIGNAL */
+gravf_fifo #(.WIDTH(LA), .DEPTH(16)) gather_side (
+    .clk(clk), .rst(rst),
+    .in_data(ga_local), .in_valid(ga_issue && !(gk_valid && !gs_valid)), .in_ready(gs_ready),
+    .out_data(gs_out), .out_valid(gs_valid), .out_ready(gk_valid), .count(gs_count)
+);
+// A kernel that answers in the cycle it is asked (latency 0) finds its
+// side entry not yet in the FIFO: take it from the FIFO's input.
+assign wb_local = gs_valid ? gs_out : ga_local;
+{{if .HandWritten}}wire [ST-1:0]  gather_in = state_now;
+{{else}}// Bypass: a message that enters the kernel in the cycle an earlier one for
+// the same vertex writes back takes the written word.
+wire [ST-1:0]  gather_in = (gk_valid && wb_local == ga_local) ? gk_state : state_now;
+{{end}}{{.Kernel}}_gather{{if .HandWritten}} #(.VERTEXIDSIZE(VID)){{end}} gather_kernel (
     .clk(clk), .rst(rst),
     .level_in(superstep + 32'd1),
     .nodeid_in(ga_dst), .sender_in(ga_sender),
 {{range .Message}}    .message_in_{{.Name}}(ga_payload[{{hi .}}:{{.Off}}]),
-{{end}}{{range .State}}    .state_in_{{.Name}}(state_now[{{hi .}}:{{.Off}}]),
+{{end}}{{range .State}}    .state_in_{{.Name}}(gather_in[{{hi .}}:{{.Off}}]),
 {{end}}    .valid_in(ga_issue), .state_ack(1'b1),
     .nodeid_out(gk_node),
 {{range .State}}    .state_out_{{.Name}}(gk_state_{{.Name}}),
@@ -655,33 +733,25 @@ wire [VID-1:0] ak_sender;
     .update_valid(ak_update_valid), .ready(ak_ready)
 );
 
-// The local index (and, for apply, the filter mask) ride beside the
-// kernels in FIFOs, so a kernel may take any number of cycles.
-wire [LA-1:0] gs_out, wb_local;
+// The local index and the filter mask ride beside the apply kernel in a
+// FIFO, so it may take any number of cycles.
 wire [LW+LA-1:0] as_out, ap_side;
-/* verilator lint_off UNUSEDSIGNAL */ // the side FIFOs move in step with their kernels
-wire          gs_valid, gs_ready, as_valid, as_ready;
-wire [4:0]    gs_count, as_count;
+/* verilator lint_off UNUSEDSIGNAL */ // the side FIFO moves in step with the kernel
+wire          as_valid, as_ready;
+wire [4:0]    as_count;
 /* verilator lint_on UNUSEDSIGNAL */
-gravf_fifo #(.WIDTH(LA), .DEPTH(16)) gather_side (
-    .clk(clk), .rst(rst),
-    .in_data(ga_local), .in_valid(ga_issue && !(gk_valid && !gs_valid)), .in_ready(gs_ready),
-    .out_data(gs_out), .out_valid(gs_valid), .out_ready(gk_valid), .count(gs_count)
-);
 gravf_fifo #(.WIDTH(LW + LA), .DEPTH(16)) apply_side (
     .clk(clk), .rst(rst),
     .in_data({vi_q[VW-1 -: LW], ap_local}), .in_valid(ap_issue && !(ak_state_valid && !as_valid)), .in_ready(as_ready),
     .out_data(as_out), .out_valid(as_valid), .out_ready(ak_state_valid), .count(as_count)
 );
-// A kernel that answers in the cycle it is asked (latency 0) finds its
-// side entry not yet in the FIFO: take it from the FIFO's input.
-assign wb_local = gs_valid ? gs_out : ga_local;
+// An apply kernel of latency 0 finds its side entry at the FIFO's input.
 assign ap_side  = as_valid ? as_out : {vi_q[VW-1 -: LW], ap_local};
-wire [HB-1:0] wb_slot = (HS > 1) ? wb_local[HB-1:0] : {HB{1'b0}};
-
+{{if .HandWritten}}wire [HB-1:0] wb_slot = (HS > 1) ? wb_local[HB-1:0] : {HB{1'b0}};
+{{end}}
 assign st_wr      = gk_valid || (ak_state_valid && !ak_barrier);
 assign st_wr_addr = gk_valid ? wb_local : ap_side[LA-1:0];
-assign st_wr_data = gk_valid ? { {{range $i, $f := .State}}{{if $i}}, {{end}}gk_state_{{$f.Name}}{{end}} }
+assign st_wr_data = gk_valid ? gk_state
                              : { {{range $i, $f := .State}}{{if $i}}, {{end}}ak_state_{{$f.Name}}{{end}} };
 
 // Update queue: one entry per local vertex at most, plus the barrier.
@@ -703,8 +773,8 @@ always @(posedge clk) begin
     ga_issue   <= 1'b0;
     ap_issue   <= 1'b0;
     ap_barrier <= 1'b0;
-    if (gk_valid) busy[wb_slot] <= 1'b0;
-    if (rst) begin
+{{if .HandWritten}}    if (gk_valid) busy[wb_slot] <= 1'b0;
+{{end}}    if (rst) begin
         mode      <= M_APPLY;
         round     <= 2'd0;
         superstep <= 32'd0;
@@ -712,8 +782,8 @@ always @(posedge clk) begin
         sent      <= 32'd0;
         done      <= 1'b0;
         messages  <= 32'd0;
-        busy      <= {HS{1'b0}};
-    end else begin
+{{if .HandWritten}}        busy      <= {HS{1'b0}};
+{{end}}    end else begin
         case (mode)
         M_APPLY: begin
             if (apply_idx < NLOCAL) begin
@@ -749,8 +819,8 @@ always @(posedge clk) begin
                     ga_sender   <= m_sender;
 {{if .Message}}                    ga_payload  <= m_payload;{{end}}
                     ga_local    <= m_local;
-                    busy[slot]  <= 1'b1;
-                    messages    <= messages + 32'd1;
+{{if .HandWritten}}                    busy[slot]  <= 1'b1;
+{{end}}                    messages    <= messages + 32'd1;
                 end
             end
         end

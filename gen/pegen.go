@@ -2,6 +2,7 @@ package gen
 
 import (
 	"bytes"
+	"fmt"
 	"text/template"
 
 	"github.com/gravf-tui/gravf-tui/kernel"
@@ -22,6 +23,7 @@ type peData struct {
 	Edge                   []peField
 	HandWritten            bool
 	HazardSlots            int
+	GatherLatency          int  // cycles of the generated gather kernel (not HandWritten)
 	OffChip                bool // edges in off-chip memory, read through the PE's memory port
 }
 
@@ -51,7 +53,10 @@ func GeneratePE(k *kernel.Kernel, offChip bool) (string, error) {
 	c := k.Checked
 	s := k.Spec
 	d := peData{Kernel: s.Name, VID: c.VertexIDBits,
-		HandWritten: len(s.Verilog) == 3, HazardSlots: 32, OffChip: offChip}
+		HandWritten: len(s.Verilog) == 3, HazardSlots: 32, GatherLatency: c.Gather.Latency(), OffChip: offChip}
+	if !d.HandWritten && d.GatherLatency < 1 {
+		return "", fmt.Errorf("gen: gather kernel of latency %d; a generated kernel has an output register", d.GatherLatency)
+	}
 	d.Update, d.UPD = fieldsOf(s.Update, c.UpdateT)
 	d.Message, d.MSG = fieldsOf(s.Message, c.MessageT)
 	d.State, d.ST = fieldsOf(s.Vertex, c.VertexT)

@@ -26,6 +26,8 @@ type bpe struct {
 	wItem           item
 	wNbrs, wWeights []uint32
 	wPos            int
+	lkValid         bool // the lookup stage holds an update (PEGenerated, BRAM)
+	lkItem          item
 	reqActive       bool
 	reqItem         item
 	reqPos          int
@@ -64,7 +66,7 @@ func newBaseline(s *Setup, p Params) *baseline {
 			mem := s.partition.Members[id]
 			q := &bpe{applyUnit: applyUnit{id: id, fpga: f, members: mem, uq: newRing[item](len(mem) + 2)},
 				in: newRing[item](InFIFODepth), outstanding: newRing[resp](p.InFlight + 2), bcCompleted: -1, bcHalt: true,
-				hazardSlot: make([]int64, hazardSlots(len(mem))), lastAny: math.MinInt32, barrierTo: -1}
+				hazardSlot: make([]int64, b.hazard.slots(len(mem))), lastAny: math.MinInt32, barrierTo: -1}
 			for o := 0; o < s.PEs+s.FPGAs; o++ {
 				q.voq = append(q.voq, newRing[item](MsgFIFODepth+p.ScatterLatency))
 			}
@@ -154,7 +156,7 @@ func (b *baseline) stepGatherApply(q *bpe) {
 			b.progress()
 			return
 		}
-		if b.now < q.lastAny+b.hazardH {
+		if b.now < q.lastAny+b.hazard.hold {
 			q.hazard = true
 			return
 		}
@@ -197,7 +199,7 @@ func (b *baseline) stepGatherApply(q *bpe) {
 	}
 	c.ID = uint64(it.dst)
 	k.Gather(c, b.state(it.dst))
-	q.hazardSlot[slot], q.lastAny = b.now+b.hazardH, b.now
+	q.hazardSlot[slot], q.lastAny = b.now+b.hazard.hold, b.now
 	q.issued = true
 	q.st.Messages++
 	b.stepOf(it.round).messages++
@@ -242,19 +244,65 @@ func (b *baseline) stepScatter(fp *fpga, q *bpe) {
 		b.stepScatterOffchip(fp, q)
 		return
 	}
+	if b.prefetch {
+		b.stepScatterPrefetch(q)
+		return
+	}
 	if q.walking {
 		q.scatterBusy = true
-		if !b.emit(q, q.wItem, q.wNbrs[q.wPos], q.wWeights, q.wPos) {
-			return
-		}
-		q.wPos++
-		q.walking = q.wPos < len(q.wNbrs)
-		b.progress()
+		b.walkEdge(q)
 		return
 	}
 	if it, ok := b.take(q); ok {
 		q.wItem, q.wNbrs, q.wWeights, q.wPos = it, b.g.Neighbors(it.v), b.g.EdgeWeights(it.v), 0
 		q.walking = len(q.wNbrs) > 0
+	}
+}
+
+// walkEdge emits the walker's next edge unless its output FIFO is full.
+func (b *baseline) walkEdge(q *bpe) bool {
+	if !b.emit(q, q.wItem, q.wNbrs[q.wPos], q.wWeights, q.wPos) {
+		return false
+	}
+	q.wPos++
+	q.walking = q.wPos < len(q.wNbrs)
+	b.progress()
+	return true
+}
+
+// stepScatterPrefetch is the generated PE's scatter unit with edges in
+// block RAM (machine.stepScatterPrefetch): the lookup stage takes the next
+// update while the walker reads the current list, so lists follow each
+// other without a gap. A barrier marker waits until both are idle.
+func (b *baseline) stepScatterPrefetch(q *bpe) {
+	idle, lk := !q.walking, q.lkValid
+	last := false
+	if q.walking {
+		q.scatterBusy = true
+		last = b.walkEdge(q) && !q.walking
+	}
+	if q.lkValid {
+		q.scatterBusy = true
+		it := q.lkItem
+		nbrs := b.g.Neighbors(it.v)
+		switch {
+		case len(nbrs) == 0:
+			q.lkValid = false
+		case idle:
+			q.wItem, q.wNbrs, q.wWeights, q.wPos = it, nbrs, b.g.EdgeWeights(it.v), 0
+			if b.walkEdge(q) {
+				q.lkValid = false
+			}
+		case last:
+			q.wItem, q.wNbrs, q.wWeights, q.wPos, q.walking = it, nbrs, b.g.EdgeWeights(it.v), 0, true
+			q.lkValid = false
+		}
+	}
+	if q.lkValid || q.uq.empty() || (q.uq.peek().kind == kindBarrier && (!idle || lk)) {
+		return
+	}
+	if it, ok := b.take(q); ok {
+		q.lkValid, q.lkItem = true, it
 	}
 }
 

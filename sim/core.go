@@ -21,12 +21,13 @@ type core struct {
 	nPE   int
 	ctx   *kernel.Ctx
 
-	states  []uint64
-	nf, nu  int
-	updPay  [3][]uint64 // update payloads by round mod 3, indexed by vertex
-	edgeBuf []uint64
-	hazardH int64
-	offchip bool
+	states   []uint64
+	nf, nu   int
+	updPay   [3][]uint64 // update payloads by round mod 3, indexed by vertex
+	edgeBuf  []uint64
+	hazard   hazard
+	prefetch bool // the scatter unit looks up the next list while it walks one (PEGenerated)
+	offchip  bool
 
 	now          int64
 	lastProgress int64
@@ -43,7 +44,8 @@ func newCore(s *Setup, p Params) core {
 		c.updPay[i] = make([]uint64, g.NumVertices()*c.nu)
 	}
 	c.edgeBuf = make([]uint64, len(k.Checked.EdgeT))
-	c.hazardH = int64(p.GatherLatency + 1)
+	c.hazard = newHazard(s.PE, k, p)
+	c.prefetch = s.PE != PEPaper
 	for v := 0; v < g.NumVertices(); v++ {
 		c.ctx.ID, c.ctx.Degree = uint64(v), uint64(g.OutDegree(uint32(v)))
 		k.Init(c.ctx, c.state(uint32(v)))

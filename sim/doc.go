@@ -12,9 +12,15 @@
 //     barrier counter, a scatter unit, a message FIFO (depth MsgFIFO), a
 //     gather unit with a hazard window and an apply unit with an update
 //     queue that can hold one update per local vertex.
-//   - Scatter (BRAM edges): taking an update looks up its local edge list
-//     (one cycle); a non-empty list then emits one edge per cycle, so an
-//     update costs 1 + len cycles and an empty list 1 cycle. Scatter
+//   - Scatter (BRAM edges): a lookup stage takes an update and reads its
+//     edge-index entry (one cycle); a walker reads one edge per cycle. The
+//     walker takes the looked-up list in the cycle it reads the last edge
+//     of the previous one, and the lookup stage then takes the next
+//     update, so lists follow each other without a gap: an update costs
+//     its list's length in cycles, and an empty list only a lookup, which
+//     overlaps the walk. Barrier markers are counted as they arrive. (With
+//     Setup.PE = PEPaper, the published PE: one lookup cycle before every
+//     list, 1 + len cycles per update, markers counted when idle.) Scatter
 //     (off-chip edges): the lookup issues one memory word request per cycle
 //     (edges are stored in power-of-two slots, lists aligned to words), up
 //     to RequestsInFlight per PE, each answered after the memory latency
@@ -23,8 +29,15 @@
 //     the edge stream. Edges leave at one per cycle through the scatter
 //     kernel (latency from the spec) into the message FIFO.
 //   - Gather issues one message per cycle. A message to a vertex whose
-//     previous message is still inside the gather kernel (its latency plus
-//     one write-back cycle) stalls: the hazard detector.
+//     previous message is still inside the gather kernel stalls: the
+//     hazard detector. The generated PE compares vertices exactly and
+//     bypasses the kernel's result to its input, so the message may issue
+//     GatherLatency cycles after the earlier one (the next cycle for a
+//     kernel of latency 1). The paper's detector (PEPaper, and the
+//     generated PE with hand-written kernels, whose latency is unknown to
+//     the generator) has HazardSlots flags indexed by the low bits of the
+//     local index and no bypass: GatherLatency + 1 cycles, for any vertex
+//     of the same slot.
 //   - A barrier marker that has passed the barrier counter (it has seen the
 //     barriers of every PE of the system for that superstep) follows the
 //     messages through scatter; when it reaches gather and gather has

@@ -20,8 +20,9 @@ import (
 //   - then the longest of: each crossbar moving its updates (one per
 //     cycle; GraVF: each output port one message per cycle), each PE's
 //     scatter (a lookup per update, a request per memory word, an edge per
-//     cycle, 1 + len per list with BRAM edges) and gather (a message per
-//     cycle plus the expected hazard stalls of the aliased detector), each
+//     cycle; with BRAM edges the longer of lookups and edges, or 1 + len
+//     per list for the paper's PE) and gather (a message per cycle plus
+//     the expected hazard stalls of the detector), each
 //     link and each FPGA interface, and each FPGA's memory bandwidth;
 //   - plus the pipeline's fill and drain: kernel latencies, the memory and
 //     link latencies, and the barrier.
@@ -73,12 +74,13 @@ func newFast(s *Setup, p Params) *fastModel {
 		}
 	}
 	stall := map[int]float64{}
+	hz := newHazard(s.PE, s.Kernel, p)
 	for q := 0; q < nPE; q++ {
 		n := len(s.partition.Members[q])
 		f.sweep[q] = int64(n)
-		slots := hazardSlots(n)
+		slots := hz.slots(n)
 		if _, ok := stall[slots]; !ok {
-			stall[slots] = hazardStall(p.GatherLatency+1, slots)
+			stall[slots] = hazardStall(int(hz.hold), slots)
 		}
 		f.stallPerMsg[q] = stall[slots]
 	}
@@ -165,7 +167,10 @@ func (f *fastModel) superstep(index int, senders []uint32) {
 			nbrs := f.g.Neighbors(u)
 			n := int64(len(nbrs))
 			f.latch[q]++
-			f.scat[q] += 1 + n
+			f.scat[q] += n
+			if s.PE == PEPaper {
+				f.scat[q]++ // the lookup cycle of every list
+			}
 			w := (n + epw - 1) / epw
 			f.words[q] += w
 			f.memWords[home] += w
@@ -221,12 +226,17 @@ func (f *fastModel) time(msgs int64) int64 {
 		switch {
 		case s.Arch == model.GraVFM && offchip:
 			scatter = float64(max(f.latch[q], f.words[q], f.edges[q]))
-		case s.Arch == model.GraVFM:
+		case s.Arch == model.GraVFM && s.PE == PEPaper:
 			scatter = float64(f.latch[q] + f.edges[q])
+		case s.Arch == model.GraVFM:
+			// Lookups overlap the walk: the longer of the two.
+			scatter = float64(max(f.latch[q], f.edges[q]))
 		case offchip:
 			scatter = float64(max(f.latch[q], f.words[q], f.edges[q]) + int64(f.nPE))
-		default:
+		case s.PE == PEPaper:
 			scatter = float64(f.scat[q] + int64(f.nPE))
+		default:
+			scatter = float64(max(f.latch[q], f.scat[q]) + int64(f.nPE))
 		}
 		work = max(work, gather, scatter)
 	}

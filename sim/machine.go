@@ -72,13 +72,18 @@ type pe struct {
 	bcHalt      bool
 	bcCompleted int64 // last round whose barriers have all been counted (-1: none)
 
-	// scatter (BRAM)
+	// scatter (BRAM): the walker, and the lookup stage (PEGenerated)
 	walking  bool
 	wU       uint32
 	wRound   uint32
 	wNbrs    []uint32
 	wWeights []uint32
 	wPos     int
+	lkValid  bool
+	lkU      uint32
+	lkRound  uint32
+	lkRun    int   // the update's list on this PE, -1 when it has none
+	lastEdge int64 // the cycle the walker last read an edge
 	// scatter (off-chip)
 	reqActive   bool
 	reqU        uint32
@@ -174,8 +179,8 @@ func newMachine(s *Setup, p Params) *machine {
 				in:          newRing[item](InFIFODepth),
 				msgs:        newRing[msg](MsgFIFODepth + p.ScatterLatency),
 				outstanding: newRing[resp](p.InFlight + 2),
-				hazardSlot:  make([]int64, hazardSlots(len(members))),
-				bcCompleted: -1, bcHalt: true,
+				hazardSlot:  make([]int64, m.hazard.slots(len(members))),
+				bcCompleted: -1, bcHalt: true, lastEdge: math.MinInt32,
 				pay: make([]uint64, paySlots*max(m.nm, 1)), lastAny: math.MinInt32}
 			m.fpgas[f].pes = append(m.fpgas[f].pes, q)
 			m.pes = append(m.pes, q)
@@ -256,7 +261,7 @@ func (m *machine) stepGatherApply(q *pe) {
 	}
 	h := q.msgs.peek()
 	if h.barrier {
-		if m.now < q.lastAny+m.hazardH {
+		if m.now < q.lastAny+m.hazard.hold {
 			q.hazard = true // flushing the gather pipeline
 			return
 		}
@@ -288,7 +293,7 @@ func (m *machine) stepGatherApply(q *pe) {
 	}
 	c.Sender, c.ID, c.Superstep = uint64(mg.sender), uint64(mg.dst), uint64(mg.round+1)
 	k.Gather(c, m.state(mg.dst))
-	q.hazardSlot[slot], q.lastAny = m.now+m.hazardH, m.now
+	q.hazardSlot[slot], q.lastAny = m.now+m.hazard.hold, m.now
 	q.issued = true
 	q.st.Messages++
 	m.stepOf(mg.round).messages++
@@ -349,37 +354,107 @@ func (m *machine) takeInput(q *pe, pushBarrier func(halt bool, round uint32) boo
 	return q.in.pop(), true
 }
 
-// stepScatterBRAM: one cycle to look up a list, then one edge per cycle.
+// stepScatterBRAM steps the scatter unit with edges in block RAM.
 func (m *machine) stepScatterBRAM(q *pe) {
-	if q.walking {
-		q.scatterBusy = true
-		if q.msgs.full() {
-			return
-		}
-		var w uint32
-		if q.wWeights != nil {
-			w = q.wWeights[q.wPos]
-		}
-		m.emit(q, q.wU, q.wRound, q.wNbrs[q.wPos], w, q.wWeights != nil)
-		q.wPos++
-		q.walking = q.wPos < len(q.wNbrs)
-		m.progress()
+	if m.prefetch {
+		m.stepScatterPrefetch(q)
 		return
 	}
-	it, ok := m.takeInput(q, func(halt bool, round uint32) bool {
+	// The paper's unit: one cycle to look up a list, then one edge per
+	// cycle; the next input is taken once the list is read.
+	if q.walking {
+		q.scatterBusy = true
+		if !q.msgs.full() {
+			m.walkEdge(q)
+		}
+		return
+	}
+	it, ok := m.takeInput(q, m.pushBarrier(q))
+	if !ok {
+		return
+	}
+	if run := m.localRun(q, it.v); run >= 0 {
+		m.startWalk(q, it.v, it.round, run)
+	}
+}
+
+// stepScatterPrefetch: the generated unit's two stages. The walker reads
+// one edge per cycle; when idle it reads the looked-up list's first edge
+// in the cycle after the lookup, and in the cycle it reads a list's last
+// edge it takes the looked-up list, whose first edge follows in the next
+// cycle. The lookup stage takes the next update once it has handed its
+// own on or dropped it (an empty list). Barrier markers are counted as
+// they arrive; the last of a channel goes behind the edges once both
+// stages are idle and the last edge read has been queued.
+func (m *machine) stepScatterPrefetch(q *pe) {
+	idle, lk := !q.walking, q.lkValid
+	last := false
+	if q.walking {
+		q.scatterBusy = true
+		if !q.msgs.full() {
+			m.walkEdge(q)
+			last = !q.walking
+		}
+	}
+	if q.lkValid {
+		q.scatterBusy = true
+		switch {
+		case q.lkRun < 0:
+			q.lkValid = false
+		case idle && !q.msgs.full():
+			m.startWalk(q, q.lkU, q.lkRound, q.lkRun)
+			q.lkValid = false
+			m.walkEdge(q)
+		case last:
+			m.startWalk(q, q.lkU, q.lkRound, q.lkRun)
+			q.lkValid = false
+		}
+	}
+	if q.in.empty() {
+		return
+	}
+	h := q.in.peek()
+	if h.kind == kindUpdate && q.lkValid {
+		return
+	}
+	if h.kind == kindBarrier && q.bcSeen+1 == m.nPE && (!idle || lk || q.lastEdge >= m.now-1) {
+		return
+	}
+	it, ok := m.takeInput(q, m.pushBarrier(q))
+	if !ok {
+		return
+	}
+	q.lkValid, q.lkU, q.lkRound, q.lkRun = true, it.v, it.round, m.localRun(q, it.v)
+}
+
+// pushBarrier returns takeInput's callback that queues a PE's passed
+// barrier marker behind its messages.
+func (m *machine) pushBarrier(q *pe) func(halt bool, round uint32) bool {
+	return func(halt bool, round uint32) bool {
 		if q.msgs.full() {
 			return false
 		}
 		q.msgs.push(msg{barrier: true, halt: halt, round: round, ready: m.now + int64(m.p.ScatterLatency)})
 		return true
-	})
-	if !ok {
-		return
 	}
-	if run := m.localRun(q, it.v); run >= 0 {
-		_, nbrs, ws := m.layout.Run(run)
-		q.walking, q.wU, q.wRound, q.wNbrs, q.wWeights, q.wPos = true, it.v, it.round, nbrs, ws, 0
+}
+
+func (m *machine) startWalk(q *pe, u, round uint32, run int) {
+	_, nbrs, ws := m.layout.Run(run)
+	q.walking, q.wU, q.wRound, q.wNbrs, q.wWeights, q.wPos = true, u, round, nbrs, ws, 0
+}
+
+// walkEdge reads the walker's next edge into the scatter kernel.
+func (m *machine) walkEdge(q *pe) {
+	var w uint32
+	if q.wWeights != nil {
+		w = q.wWeights[q.wPos]
 	}
+	m.emit(q, q.wU, q.wRound, q.wNbrs[q.wPos], w, q.wWeights != nil)
+	q.wPos++
+	q.walking = q.wPos < len(q.wNbrs)
+	q.lastEdge = m.now
+	m.progress()
 }
 
 func (m *machine) memRefill(fp *fpga) {

@@ -67,6 +67,9 @@ type Setup struct {
 	Filter      bool
 	Seed        uint64
 	Detail      Detail
+	// PE is the processing element's micro-architecture: PEGenerated (the
+	// default, "") or PEPaper.
+	PE PEDesign
 	// MaxCycles stops a run (0: no limit besides the deadlock detector).
 	MaxCycles int64
 	Progress  func(Progress)
@@ -121,6 +124,7 @@ type Result struct {
 	Arch       model.Arch    `json:"arch"`
 	Mem        model.MemKind `json:"mem"`
 	Detail     Detail        `json:"detail"`
+	PE         PEDesign      `json:"pe"`
 	FPGAs      int           `json:"fpgas"`
 	PEs        int           `json:"pes"`
 	Cycles     int64         `json:"cycles"`
@@ -180,6 +184,13 @@ func Run(ctx context.Context, s *Setup) (*Result, error) {
 	if s.Partitioner == "" {
 		s.Partitioner = graph.Greedy
 	}
+	switch s.PE {
+	case "":
+		s.PE = PEGenerated
+	case PEGenerated, PEPaper:
+	default:
+		return nil, fmt.Errorf("unknown PE design %q (valid: %s, %s)", s.PE, PEGenerated, PEPaper)
+	}
 	if err := kernel.EdgeData(s.Kernel, s.Graph); err != nil {
 		return nil, err
 	}
@@ -215,7 +226,7 @@ func Run(ctx context.Context, s *Setup) (*Result, error) {
 		}
 		res = m.result()
 	}
-	res.Detail = s.Detail
+	res.Detail, res.PE = s.Detail, s.PE
 	res.Wall = time.Since(start)
 	res.WallSeconds = res.Wall.Seconds()
 	res.Params = p
