@@ -85,8 +85,11 @@ type Platform struct {
 	FPGAs int    `toml:"fpgas" json:"fpgas"`
 	PEs   int    `toml:"pes" json:"pes"`
 	// Arch is gravf-m or gravf; Mem is offchip or bram.
-	Arch    string `toml:"arch" json:"arch"`
-	Mem     string `toml:"mem" json:"mem"`
+	Arch string `toml:"arch" json:"arch"`
+	Mem  string `toml:"mem" json:"mem"`
+	// PE is the PE design: generated (what the export builds) or paper
+	// (the published PE, whose measured cycles per edge the boards hold).
+	PE      string `toml:"pe" json:"pe"`
 	Packing bool   `toml:"packing" json:"packing"`
 	Filter  bool   `toml:"filter" json:"filter"`
 	// CPE overrides the PE's cycles per edge (0: the board's figure).
@@ -210,7 +213,7 @@ func (*Notes) Kind() Kind { return KindNotes }
 func NewInput(k Kind) (Input, error) {
 	switch k {
 	case KindPlatform:
-		return &Platform{Board: "ac510", Arch: string(model.GraVFM), Mem: string(model.OffChip), Filter: true}, nil
+		return &Platform{Board: "ac510", Arch: string(model.GraVFM), Mem: string(model.OffChip), PE: string(model.PEGenerated), Filter: true}, nil
 	case KindKernel:
 		return &Kernel{Kernel: "wcc"}, nil
 	case KindDataset:
@@ -258,6 +261,9 @@ func (p *Platform) Check() (string, error) {
 	}
 	if _, err := model.ParseMemKind(p.Mem); err != nil {
 		return "mem", err
+	}
+	if _, err := model.ParsePEDesign(p.PE); err != nil {
+		return "pe", err
 	}
 	for _, name := range sortedKeys(p.Set) {
 		bp, ok := BoardParamNamed(name)

@@ -98,11 +98,13 @@ type PlatformOutput struct {
 	MaxFPGAs int     `json:"max_fpgas"`
 	// MaxPEs is nP max for the default kernel cost; the model cell
 	// refines it for the kernel.
-	MaxPEs   int          `json:"max_pes"`
-	PriceUSD float64      `json:"price_usd"`
-	Params   []ParamValue `json:"params"`
-	Config   model.Config `json:"config"`
-	board    *boards.Board
+	MaxPEs   int     `json:"max_pes"`
+	PriceUSD float64 `json:"price_usd"`
+	// PE is the PE design whose cycles per edge the model uses.
+	PE     model.PEDesign `json:"pe"`
+	Params []ParamValue   `json:"params"`
+	Config model.Config   `json:"config"`
+	board  *boards.Board
 }
 
 // ParamValue is one board parameter's value in the platform cell.
@@ -120,8 +122,8 @@ func (o *PlatformOutput) BoardValue() *boards.Board { return o.board }
 func (o *PlatformOutput) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s (%s, %.0f MHz), up to %d FPGAs, %d PEs per FPGA\n", o.Board, o.Title, o.Part, o.ClockMHz, o.MaxFPGAs, o.MaxPEs)
-	fmt.Fprintf(&b, "design: %s, %s, %s, edges %s, packing %v, filter %v\n", count(o.Config.FPGAs, "FPGAs"), count(o.Config.PEs, "PEs"),
-		o.Config.Arch, o.Config.Mem, o.Config.Packing, o.Config.Filter)
+	fmt.Fprintf(&b, "design: %s, %s, %s, edges %s, %s PE, packing %v, filter %v\n", count(o.Config.FPGAs, "FPGAs"), count(o.Config.PEs, "PEs"),
+		o.Config.Arch, o.Config.Mem, o.PE, o.Config.Packing, o.Config.Filter)
 	for _, p := range o.Params {
 		mark := " "
 		if p.Overridden {
@@ -154,7 +156,8 @@ func (e *evaluator) platform(in *Platform) (Output, error) {
 	}
 	arch, _ := model.ParseArch(in.Arch)
 	mem, _ := model.ParseMemKind(in.Mem)
-	o := &PlatformOutput{Board: b.Name, Title: b.Title, Part: b.FPGA.Part, ClockMHz: b.ClockMHz, MaxFPGAs: b.MaxFPGAs, MaxPEs: b.MaxPEs(),
+	pe, _ := model.ParsePEDesign(in.PE)
+	o := &PlatformOutput{PE: pe, Board: b.Name, Title: b.Title, Part: b.FPGA.Part, ClockMHz: b.ClockMHz, MaxFPGAs: b.MaxFPGAs, MaxPEs: b.MaxPEs(),
 		PriceUSD: b.PriceUSD, board: b,
 		Config: model.Config{FPGAs: in.FPGAs, PEs: in.PEs, Arch: arch, Mem: mem, Packing: in.Packing, Filter: in.Filter}}
 	for _, p := range BoardParams {
@@ -448,6 +451,7 @@ type design struct {
 	graph    *graph.Graph
 	platform *model.Platform
 	cfg      model.Config
+	pe       model.PEDesign
 	cpe      float64
 	key      string // hash of platform, kernel and dataset
 }
@@ -472,7 +476,7 @@ func (e *evaluator) design() (*design, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &design{board: po.board, kernel: k, graph: do.graph, platform: p, cfg: po.Config, cpe: pin.CPE,
+	return &design{board: po.board, kernel: k, graph: do.graph, platform: p, cfg: po.Config, pe: po.PE, cpe: pin.CPE,
 		key: e.depHash(KindPlatform) + "/" + kd}, nil
 }
 
@@ -509,7 +513,7 @@ func (e *evaluator) resolveConfig(d *design) (model.Config, error) {
 	if cfg.FPGAs > 0 && cfg.PEs > 0 {
 		return cfg, nil
 	}
-	mo, err := evaluateModel(d.platform, d.kernel, d.graph, cfg, d.cpe, nil, e.degrees(d))
+	mo, err := evaluateModel(d.platform, d.kernel, d.graph, cfg, d.pe, d.cpe, nil, e.degrees(d))
 	if err != nil {
 		return cfg, err
 	}
@@ -530,7 +534,7 @@ func (e *evaluator) model(in *Model) (Output, error) {
 			return nil, err
 		}
 	}
-	return evaluateModel(d.platform, d.kernel, d.graph, d.cfg, d.cpe, steps, e.degrees(d))
+	return evaluateModel(d.platform, d.kernel, d.graph, d.cfg, d.pe, d.cpe, steps, e.degrees(d))
 }
 
 // --- notes ------------------------------------------------------------------

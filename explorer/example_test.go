@@ -40,7 +40,7 @@ kind = "model"
 	}
 	m := out.(*explorer.ModelOutput)
 	fmt.Printf("%d FPGAs x %d PEs: %s, bound by %s\n", m.FPGAs, m.PEs, explorer.TEPS(m.TSys), m.Binding)
-	// Output: 4 FPGAs x 9 PEs: 6.429 GTEPS, bound by pe
+	// Output: 4 FPGAs x 9 PEs: 6.750 GTEPS, bound by pe
 }
 
 // Editing a cell marks the cells that depend on it stale; undo brings the

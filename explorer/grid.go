@@ -19,6 +19,7 @@ const (
 	AxisPartitioner = "partitioner"
 	AxisArch        = "arch"
 	AxisMem         = "mem"
+	AxisPE          = "pe"
 	AxisPacking     = "packing"
 	AxisFilter      = "filter"
 	AxisFPGAs       = "fpgas"
@@ -26,7 +27,7 @@ const (
 )
 
 // Axes lists the sweep axes in enumeration order.
-var Axes = []string{AxisBoard, AxisKernel, AxisDataset, AxisPartitioner, AxisArch, AxisMem, AxisPacking, AxisFilter, AxisFPGAs, AxisPEs}
+var Axes = []string{AxisBoard, AxisKernel, AxisDataset, AxisPartitioner, AxisArch, AxisMem, AxisPE, AxisPacking, AxisFilter, AxisFPGAs, AxisPEs}
 
 // Grid is a parsed sweep specification: values per axis. Axes that are not
 // in the grid take the value of the cells above the sweep.
@@ -123,6 +124,12 @@ func parseAxis(key, val string) ([]string, error) {
 				return nil, fmt.Errorf("grid: %w", err)
 			}
 			alt = string(m)
+		case AxisPE:
+			d, err := model.ParsePEDesign(alt)
+			if err != nil {
+				return nil, fmt.Errorf("grid: %w", err)
+			}
+			alt = string(d)
 		case AxisPartitioner:
 			p, err := graph.ParsePartitioner(alt)
 			if err != nil {

@@ -27,6 +27,7 @@ type ModelOutput struct {
 	PEs              int               `json:"pes"`
 	Arch             model.Arch        `json:"arch"`
 	Mem              model.MemKind     `json:"mem"`
+	PE               model.PEDesign    `json:"pe"`
 	Packing          bool              `json:"packing"`
 	Filter           bool              `json:"filter"`
 	CPE              float64           `json:"cpe"`
@@ -90,13 +91,14 @@ func (e UsageError) Unwrap() error { return e.Err }
 // EvaluateModel runs the optimiser (or evaluates the fixed point cfg), the
 // other architecture for comparison, the latency-aware prediction (when
 // steps, the reference engine's supersteps, are given) and the
-// recommendations. cpe > 0 overrides the platform's cycles per edge.
-func EvaluateModel(p *model.Platform, k *kernel.Kernel, g *graph.Graph, cfg model.Config, cpe float64, steps []kernel.Superstep) (*ModelOutput, error) {
-	return evaluateModel(p, k, g, cfg, cpe, steps, nil)
+// recommendations. The PE design sets the cycles per edge (see
+// model.Platform.CPEFor); cpe > 0 overrides it.
+func EvaluateModel(p *model.Platform, k *kernel.Kernel, g *graph.Graph, cfg model.Config, pe model.PEDesign, cpe float64, steps []kernel.Superstep) (*ModelOutput, error) {
+	return evaluateModel(p, k, g, cfg, pe, cpe, steps, nil)
 }
 
-func evaluateModel(p *model.Platform, k *kernel.Kernel, g *graph.Graph, cfg model.Config, cpe float64, steps []kernel.Superstep, degrees [][2]int64) (*ModelOutput, error) {
-	w := newWorkload(p, k, g, cpe, steps, degrees)
+func evaluateModel(p *model.Platform, k *kernel.Kernel, g *graph.Graph, cfg model.Config, pe model.PEDesign, cpe float64, steps []kernel.Superstep, degrees [][2]int64) (*ModelOutput, error) {
+	w := newWorkload(p, k, g, pe, cpe, steps, degrees)
 	if p.MaxPEs > 0 && cfg.PEs > p.MaxPEs {
 		return nil, UsageError{fmt.Errorf("pes %d: at most %d PEs fit one FPGA of %s (%s)", cfg.PEs, p.MaxPEs, p.Name, p.MaxPEsReason)}
 	}
@@ -122,7 +124,7 @@ func evaluateModel(p *model.Platform, k *kernel.Kernel, g *graph.Graph, cfg mode
 	}
 	out := &ModelOutput{
 		Board: p.Name, Kernel: k.Spec.Name, Graph: g.Name, Vertices: g.NumVertices(), Arcs: int64(g.NumArcs()), Degree: w.Degree(),
-		FPGAs: b.FPGAs, PEs: b.PEs, Arch: b.Arch, Mem: b.Mem, Packing: b.Packing, Filter: b.Filter,
+		FPGAs: b.FPGAs, PEs: b.PEs, Arch: b.Arch, Mem: b.Mem, PE: pe, Packing: b.Packing, Filter: b.Filter,
 		CPE: b.CPE, CPESource: b.CPESource, Limits: b.Limits, TSys: b.TSys, Binding: b.Binding, Reasons: b.Reasons,
 		Sizes: SizesOutput{VertexIDBits: w.Sizes.VertexIDBits, Vertex: b.Sizes.Vertex, Update: b.Sizes.Update.Used, Message: b.Sizes.Message.Used,
 			Edge: b.Sizes.Edge, MemWord: b.Sizes.MemWord, UpdateWire: b.Sizes.Update, MessageWire: b.Sizes.Message},
@@ -146,8 +148,8 @@ func evaluateModel(p *model.Platform, k *kernel.Kernel, g *graph.Graph, cfg mode
 	return out, nil
 }
 
-func newWorkload(p *model.Platform, k *kernel.Kernel, g *graph.Graph, cpe float64, steps []kernel.Superstep, degrees [][2]int64) *model.Workload {
-	c, src := p.KernelCPE(k.Spec.Name)
+func newWorkload(p *model.Platform, k *kernel.Kernel, g *graph.Graph, pe model.PEDesign, cpe float64, steps []kernel.Superstep, degrees [][2]int64) *model.Workload {
+	c, src := p.CPEFor(k.Spec.Name, pe)
 	if cpe > 0 {
 		c, src = cpe, "given with cpe"
 	}
@@ -182,8 +184,8 @@ func (m *ModelOutput) Text() string {
 // WriteText prints the model's answer as `gravf-tui model` does.
 func (m *ModelOutput) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "%s on %s: %s (V=%d, %d arcs, d=%.2f)\n", m.Kernel, m.Board, m.Graph, m.Vertices, m.Arcs, m.Degree)
-	fmt.Fprintf(w, "design: %d FPGAs x %d PEs, %s, edges %s, packing %v, filter %v, CPE %.2f (%s)\n\n",
-		m.FPGAs, m.PEs, m.Arch, m.Mem, m.Packing, m.Filter, m.CPE, m.CPESource)
+	fmt.Fprintf(w, "design: %d FPGAs x %d PEs, %s, edges %s, %s PE, packing %v, filter %v, CPE %.2f (%s)\n\n",
+		m.FPGAs, m.PEs, m.Arch, m.Mem, m.PE, m.Packing, m.Filter, m.CPE, m.CPESource)
 	fmt.Fprintf(w, "  %-4s %-16s %s\n", "", "LIMIT", "WHY")
 	m.Limits.Each(func(name string, v float64) {
 		mark := "  "

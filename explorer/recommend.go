@@ -163,7 +163,7 @@ func mover(p *model.Platform, w *model.Workload, b model.Result) string {
 		return 0
 	})
 	lever := map[string]string{
-		model.LimitPE:  fmt.Sprintf("more PEs per FPGA (at most %d fit), a lower CPE (%.2f, %s) or more FPGAs", p.MaxPEs, w.CPE, w.CPESource),
+		model.LimitPE:  peLever(p, w),
 		model.LimitMem: fmt.Sprintf("edges in BRAM, a wider memory word (m_memword %d bits) or more memory bandwidth", b.Sizes.MemWord),
 		model.LimitIf:  fmt.Sprintf("packing, the update filter, narrower updates (%d bits on the wire) or faster links", b.Sizes.Update.Bits),
 		model.LimitNet: "a faster network",
@@ -174,6 +174,14 @@ func mover(p *model.Platform, w *model.Workload, b model.Result) string {
 	next := ls[1]
 	return fmt.Sprintf("To move the binding limit: %s would raise %s; past +%s %s %s (%s).",
 		lever[ls[0].name], model.LimitTitle(ls[0].name), pct(next.v/ls[0].v-1), model.LimitTitle(next.name), binds(next.name), TEPS(next.v))
+}
+
+// peLever says what raises the PEs' limit.
+func peLever(p *model.Platform, w *model.Workload) string {
+	if w.CPE <= 1 {
+		return fmt.Sprintf("more PEs per FPGA (at most %d fit) or more FPGAs (%s)", p.MaxPEs, w.CPESource)
+	}
+	return fmt.Sprintf("more PEs per FPGA (at most %d fit), a lower CPE (%.2f, %s) or more FPGAs", p.MaxPEs, w.CPE, w.CPESource)
 }
 
 // binds agrees the verb with a limit's title ("the PEs bind").

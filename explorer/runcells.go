@@ -125,7 +125,7 @@ func (e *evaluator) simulate(in *Simulate) (Output, error) {
 	method, _ := graph.ParsePartitioner(pin.Partitioner)
 	detail, _ := sim.ParseDetail(in.Detail)
 	total := int64(len(steps))
-	setup := &sim.Setup{Board: d.board, Kernel: d.kernel, Graph: d.graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs, Arch: cfg.Arch, Mem: cfg.Mem,
+	setup := &sim.Setup{Board: d.board, Kernel: d.kernel, Graph: d.graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs, Arch: cfg.Arch, Mem: cfg.Mem, PE: d.pe,
 		Partitioner: method, UFactor: pin.UFactor, Packing: cfg.Packing, Filter: cfg.Filter, Seed: in.Seed, Detail: detail, MaxCycles: in.MaxCycles,
 		Progress: func(p sim.Progress) {
 			e.progress(Progress{Done: int64(p.Superstep), Total: total, Text: fmt.Sprintf("superstep %d of %d, cycle %s", p.Superstep+1, total, groupDigits(p.Cycle))})
@@ -273,6 +273,9 @@ func (e *evaluator) export(in *Export) (Output, error) {
 	}
 	if cfg.Arch != model.GraVFM {
 		return nil, fmt.Errorf("arch %s: the generator builds GraVF-M only", cfg.Arch)
+	}
+	if d.pe != model.PEGenerated {
+		return nil, fmt.Errorf("pe %s: the generator builds the generated PE; set pe = \"generated\" in the platform cell", d.pe)
 	}
 	pin := e.partitionInput()
 	method, _ := graph.ParsePartitioner(pin.Partitioner)

@@ -46,6 +46,7 @@ type DesignPoint struct {
 	Partitioner string `json:"partitioner"`
 	Arch        string `json:"arch"`
 	Mem         string `json:"mem"`
+	PE          string `json:"pe"`
 	Packing     bool   `json:"packing"`
 	Filter      bool   `json:"filter"`
 	// FPGAs and PEs are the design's; 0 in the request means the
@@ -156,7 +157,7 @@ func (e *evaluator) sweep(in *Sweep) (Output, error) {
 	din := e.job.steps[e.st.deps[KindDataset]].in.(*Dataset)
 	part := e.partitionInput()
 	base := DesignPoint{Board: po.Board, Kernel: ko.Name, Dataset: din.Graph, Partitioner: part.Partitioner,
-		Arch: pin.Arch, Mem: pin.Mem, Packing: pin.Packing, Filter: pin.Filter, FPGAs: pin.FPGAs, PEs: pin.PEs}
+		Arch: pin.Arch, Mem: pin.Mem, PE: string(po.PE), Packing: pin.Packing, Filter: pin.Filter, FPGAs: pin.FPGAs, PEs: pin.PEs}
 	if p, err := graph.ParsePartitioner(base.Partitioner); err == nil {
 		base.Partitioner = string(p)
 	}
@@ -220,7 +221,9 @@ type sweepEnv struct {
 	kernel   *kernel.Kernel
 	graph    *graph.Graph
 	platform *model.Platform
-	workload *model.Workload
+	// workloads hold one workload per PE design (their cycles per edge
+	// differ).
+	workloads map[model.PEDesign]*model.Workload
 }
 
 func (s *sweeper) point(i int) DesignPoint {
@@ -239,6 +242,8 @@ func (s *sweeper) point(i int) DesignPoint {
 			p.Arch = v
 		case AxisMem:
 			p.Mem = v
+		case AxisPE:
+			p.PE = v
 		case AxisPacking:
 			p.Packing = v == "true"
 		case AxisFilter:
@@ -304,7 +309,11 @@ func (s *sweeper) load(env *sweepEnv, p DesignPoint) error {
 	if env.platform, err = model.FromBoardKernel(env.board, "", kspec.PECost); err != nil {
 		return err
 	}
-	env.workload = newWorkload(env.platform, k, env.graph, s.cpe, nil, nil)
+	degrees := model.DegreeCounts(env.graph)
+	env.workloads = map[model.PEDesign]*model.Workload{}
+	for _, d := range []model.PEDesign{model.PEGenerated, model.PEPaper} {
+		env.workloads[d] = newWorkload(env.platform, k, env.graph, d, s.cpe, nil, degrees)
+	}
 	return nil
 }
 
@@ -320,6 +329,8 @@ func (s *sweeper) evaluate(i int) (PointResult, *sweepEnv) {
 	arch, _ := model.ParseArch(p.Arch)
 	mem, _ := model.ParseMemKind(p.Mem)
 	cfg := model.Config{FPGAs: p.FPGAs, PEs: p.PEs, Arch: arch, Mem: mem, Packing: p.Packing, Filter: p.Filter}
+	pe, _ := model.ParsePEDesign(p.PE)
+	work := env.workloads[pe]
 	pl := env.platform
 	switch {
 	case pl.MaxPEs > 0 && cfg.PEs > pl.MaxPEs:
@@ -331,13 +342,13 @@ func (s *sweeper) evaluate(i int) (PointResult, *sweepEnv) {
 	}
 	var res model.Result
 	if cfg.FPGAs == 0 || cfg.PEs == 0 {
-		ch, err := model.Optimise(pl, env.workload, cfg)
+		ch, err := model.Optimise(pl, work, cfg)
 		if err != nil {
 			r.Problem = err.Error()
 			return r, env
 		}
 		res = ch.Best
-	} else if res, err = model.Evaluate(pl, env.workload, cfg); err != nil {
+	} else if res, err = model.Evaluate(pl, work, cfg); err != nil {
 		r.Problem = err.Error()
 		if res.Capacity.Problem != "" {
 			r.Problem = res.Capacity.Problem
@@ -441,7 +452,7 @@ func (s *sweeper) simulatePoint(ctx context.Context, r *PointResult, env *sweepE
 		mem, _ := model.ParseMemKind(p.Mem)
 		method, _ := graph.ParsePartitioner(p.Partitioner)
 		res, err := sim.Run(ctx, &sim.Setup{Board: env.board, Kernel: env.kernel, Graph: env.graph, FPGAs: p.FPGAs, PEs: p.PEs,
-			Arch: arch, Mem: mem, Partitioner: method, UFactor: s.part.UFactor, Packing: p.Packing, Filter: p.Filter,
+			Arch: arch, Mem: mem, PE: model.PEDesign(p.PE), Partitioner: method, UFactor: s.part.UFactor, Packing: p.Packing, Filter: p.Filter,
 			Seed: s.part.Seed, Detail: s.detail})
 		if err != nil {
 			if isCancel(err) {
@@ -616,7 +627,7 @@ func (o *SweepOutput) describe(p *PointResult) string {
 			continue
 		}
 		v := map[string]string{AxisBoard: p.Point.Board, AxisKernel: p.Point.Kernel, AxisDataset: p.Point.Dataset, AxisPartitioner: p.Point.Partitioner,
-			AxisArch: p.Point.Arch, AxisMem: p.Point.Mem, AxisPacking: strconv.FormatBool(p.Point.Packing), AxisFilter: strconv.FormatBool(p.Point.Filter)}[a]
+			AxisArch: p.Point.Arch, AxisMem: p.Point.Mem, AxisPE: p.Point.PE, AxisPacking: strconv.FormatBool(p.Point.Packing), AxisFilter: strconv.FormatBool(p.Point.Filter)}[a]
 		axes = append(axes, a+"="+v)
 	}
 	s := fmt.Sprintf("#%d %dx%d", p.Index, p.Point.FPGAs, p.Point.PEs)

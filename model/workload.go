@@ -1,7 +1,9 @@
 package model
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
@@ -45,8 +47,50 @@ func DegreeCounts(g *graph.Graph) [][2]int64 {
 	return out
 }
 
-// KernelCPE returns the platform's cycles per edge for a kernel: the
-// measured figure when the board has one, else the default estimate.
+// PEDesign names a processing element's micro-architecture, which sets its
+// cycles per edge.
+type PEDesign string
+
+const (
+	// PEGenerated is the PE the RTL generator builds (the default): edge
+	// lists follow each other without a gap and the hazard detector
+	// bypasses the gather kernel's result, so it scatters one edge per
+	// cycle (the RTL measures 1.02 to 1.08 with the apply sweeps, which
+	// the latency-aware prediction adds separately).
+	PEGenerated PEDesign = "generated"
+	// PEPaper is the PE of the published design, on which the boards'
+	// measured cycles per edge (the paper's 1.05, 1.10 and 1.42 on the
+	// AC-510) were taken.
+	PEPaper PEDesign = "paper"
+)
+
+// ParsePEDesign reads a PE design name ("" is the generated PE).
+func ParsePEDesign(s string) (PEDesign, error) {
+	switch PEDesign(strings.ToLower(strings.TrimSpace(s))) {
+	case "", PEGenerated:
+		return PEGenerated, nil
+	case PEPaper:
+		return PEPaper, nil
+	}
+	return "", fmt.Errorf("unknown PE design %q (want generated or paper)", s)
+}
+
+// GeneratedCPESource explains the generated PE's cycles per edge.
+const GeneratedCPESource = "the generated PE: one edge per cycle"
+
+// CPEFor returns the cycles per edge of a kernel on a PE design: the
+// generated PE scatters one edge per cycle; the paper's PE has the board's
+// measured figure (see KernelCPE).
+func (p *Platform) CPEFor(name string, d PEDesign) (float64, string) {
+	if d == PEPaper {
+		return p.KernelCPE(name)
+	}
+	return 1, GeneratedCPESource
+}
+
+// KernelCPE returns the cycles per edge of the paper's PE for a kernel:
+// the figure measured on this board when it has one, else the default
+// estimate.
 func (p *Platform) KernelCPE(name string) (float64, string) {
 	if c, ok := p.CPE[name]; ok && c > 0 {
 		return c, "measured on " + p.Name

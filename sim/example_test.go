@@ -29,5 +29,5 @@ func ExampleRun() {
 	fmt.Printf("%.0f MTEPS, %.0f %% of the model's T_sys\n", res.TEPS/1e6, 100*res.Efficiency)
 	// Output:
 	// 6 supersteps, 264669 messages in 38506 cycles
-	// 1289 MTEPS, 90 % of the model's T_sys
+	// 1289 MTEPS, 86 % of the model's T_sys
 }

@@ -93,8 +93,9 @@ func NewParams(b *boards.Board, k *kernel.Kernel, packing bool) (Params, error) 
 	return p, nil
 }
 
-// PEDesign names the processing element's micro-architecture.
-type PEDesign string
+// PEDesign names the processing element's micro-architecture; the model
+// owns the names because it sets the cycles per edge.
+type PEDesign = model.PEDesign
 
 const (
 	// PEGenerated is the PE that the RTL generator builds (the default).
@@ -106,7 +107,7 @@ const (
 	// message for a vertex in flight waits GatherLatency - 1 cycles (none
 	// for a kernel of latency 1). With hand-written kernels, whose latency
 	// the generator does not know, the detector is the paper's.
-	PEGenerated PEDesign = "generated"
+	PEGenerated = model.PEGenerated
 	// PEPaper is the PE of the published design and the original code
 	// base, on which the paper measured its CPE: one lookup cycle at the
 	// start of every edge list (BRAM edges), barrier markers counted only
@@ -114,7 +115,7 @@ const (
 	// aliased flags without a bypass (a message waits until the earlier
 	// one for its slot has been written back). The calibration against the
 	// paper's figures simulates this PE.
-	PEPaper PEDesign = "paper"
+	PEPaper = model.PEPaper
 )
 
 // hazard is the gather unit's hazard detector: how many slots a PE of n

@@ -291,7 +291,7 @@ func finish(s *Setup, r *Result) error {
 		return err
 	}
 	p.MaxPEs = 0 // the simulator may run any nP the user asks for
-	cpe, src := p.KernelCPE(s.Kernel.Spec.Name)
+	cpe, src := p.CPEFor(s.Kernel.Spec.Name, s.PE)
 	w := model.NewWorkload(s.Kernel, s.Graph, cpe, src, nil)
 	mr, err := model.Evaluate(p, w, model.Config{FPGAs: s.FPGAs, PEs: s.PEs, Arch: s.Arch, Mem: s.Mem, Packing: s.Packing, Filter: s.Filter})
 	if err == nil || errors.Is(err, model.ErrCapacity) {

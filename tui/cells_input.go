@@ -74,6 +74,7 @@ func (c *platformCell) fields() []field {
 		numField("pes", "pes (nP per FPGA)", "auto", func(in explorer.Input) *int { return &plat(in).PEs }),
 		choiceField("arch", "arch", []string{string(model.GraVFM), string(model.GraVF)}, func(in explorer.Input) *string { return &plat(in).Arch }),
 		choiceField("mem", "mem (edges)", []string{string(model.OffChip), string(model.BRAM)}, func(in explorer.Input) *string { return &plat(in).Mem }),
+		choiceField("pe", "PE", []string{string(model.PEGenerated), string(model.PEPaper)}, func(in explorer.Input) *string { return &plat(in).PE }),
 		boolField("packing", "packing", func(in explorer.Input) *bool { return &plat(in).Packing }),
 		boolField("filter", "filter", func(in explorer.Input) *bool { return &plat(in).Filter }),
 		numField("cpe", "cpe", "board figure", func(in explorer.Input) *float64 { return &plat(in).CPE }),

@@ -57,10 +57,10 @@ func TestCellViews(t *testing.T) {
 		{explorer.KindKernel, []string{"label:vertexidsize", "sizes at 32-bit ids: m_vertex 33", "behaviour", "min(state.label, msg.label)"}},
 		{explorer.KindDataset, []string{"V 65,536", "E 1,048,307", "degree histogram"}},
 		{explorer.KindPartition, []string{"greedy over 4 FPGAs × 9 PEs", "edges per PE, by FPGA", "cut: 1,573,276 of 2,096,614", "filter: saves"}},
-		{explorer.KindModel, []string{"=> pe     6.429 GTEPS", "T_sys = 6.429 GTEPS, bound by the PEs", "GraVF-M against GraVF", "gravf-m/gravf = 3.07x",
+		{explorer.KindModel, []string{"=> pe     6.750 GTEPS", "T_sys = 6.750 GTEPS, bound by the PEs", "GraVF-M against GraVF", "gravf-m/gravf = 3.22x",
 			"T_sys against nF (nP = 9)", "4 FPGAs ▲", "T_sys against nP (nF = 4)", "recommendations", "latency-aware"}},
-		{explorer.KindSweep, []string{"fpgas=1..4,pes=1..9: 36 points", "throughput, GTEPS", "* 6.4", "Pareto front: throughput against pes"}},
-		{explorer.KindSimulate, []string{"throughput 5.556 GTEPS", "simulation/model 0.86", "throughput per superstep", "where the PE cycles went", "B busy 82.3 %"}},
+		{explorer.KindSweep, []string{"fpgas=1..4,pes=1..9: 36 points", "throughput, GTEPS", "* 6.8", "Pareto front: throughput against pes"}},
+		{explorer.KindSimulate, []string{"throughput 5.556 GTEPS", "simulation/model 0.82", "throughput per superstep", "where the PE cycles went", "B busy 82.3 %"}},
 		{explorer.KindTrace, []string{"⏸ paused ×1 · superstep 0 (of 0..5)", "PE busy, cycles 0..1,000", "link utilisation", "0→1"}},
 		{explorer.KindExport, []string{"○ not run", "directory wcc-4xac510", "r runs it"}},
 	} {
@@ -129,11 +129,11 @@ func TestModelFollowsEdit(t *testing.T) {
 	if !mc.hasResult {
 		t.Fatal("the model cell is stale after the edit")
 	}
-	if v := mc.self.View(); !strings.Contains(v, "at 375.0 MHz") || !strings.Contains(v, "T_sys = 8.966 GTEPS") {
+	if v := mc.self.View(); !strings.Contains(v, "at 375.0 MHz") || !strings.Contains(v, "T_sys = 9.000 GTEPS") {
 		t.Errorf("the model did not follow the clock:\n%s", v)
 	}
 	press(a, "backspace", "backspace", "backspace")
-	if v := mc.self.View(); !strings.Contains(v, "6.429 GTEPS") {
+	if v := mc.self.View(); !strings.Contains(v, "6.750 GTEPS") {
 		t.Errorf("emptying the field did not restore the board's clock:\n%s", v)
 	}
 }

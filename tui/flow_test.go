@@ -41,7 +41,7 @@ func TestFlowEditBoardParam(t *testing.T) {
 	f.done(explorer.KindModel, 120*time.Second)
 	f.keys("j") // the platform cell
 	snapshot(t, f, "open", f.waitText("2 platform", 5*time.Second))
-	f.keys("enter", "jjjjjjjjjjj") // memory.peak_gib_s
+	f.keys("enter", "jjjjjjjjjjjj") // memory.peak_gib_s
 	f.keys("enter", "ctrl+u", "10")
 	f.waitText("memory.peak_gib_s        10", 5*time.Second)
 	f.keys("enter", "esc", "jjjj") // the model cell

@@ -57,7 +57,7 @@ Interrupting a --sim sweep prints what was finished (complete: false).`,
 			}
 			nb := explorer.New("explore")
 			cells := []explorer.Input{
-				&explorer.Platform{Board: mf.board, FPGAs: mf.fpgas, PEs: mf.pes, Arch: mf.arch, Mem: mf.mem, Packing: mf.packing, Filter: mf.filter, CPE: mf.cpe},
+				&explorer.Platform{Board: mf.board, FPGAs: mf.fpgas, PEs: mf.pes, Arch: mf.arch, Mem: mf.mem, PE: mf.pe, Packing: mf.packing, Filter: mf.filter, CPE: mf.cpe},
 				&explorer.Kernel{Kernel: kname, Params: pm},
 				&explorer.Dataset{Graph: gf.spec, Format: gf.format, Directed: gf.directed, RandomWeights: gf.randomWeights, WeightSeed: gf.seed},
 				&explorer.Partition{Partitioner: partition, Seed: seed},

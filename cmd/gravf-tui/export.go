@@ -37,6 +37,11 @@ memory's latency and bandwidth as the simulator does.`,
 			if err != nil {
 				return err
 			}
+			if pe, err := mf.peDesign(); err != nil {
+				return err
+			} else if pe != model.PEGenerated {
+				return usagef("--pe %s: the generator builds the generated PE", pe)
+			}
 			if cfg.Arch != model.GraVFM {
 				return usagef("--arch %s: the generator builds GraVF-M only so far", cfg.Arch)
 			}

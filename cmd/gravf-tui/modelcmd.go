@@ -14,7 +14,7 @@ import (
 
 // modelFlags are the design-point flags shared by model, sim and export.
 type modelFlags struct {
-	board, mem, arch string
+	board, mem, arch, pe string
 	fpgas, pes       int
 	packing, filter  bool
 	cpe              float64
@@ -26,6 +26,7 @@ func (f *modelFlags) register(cmd *cobra.Command) {
 	cmd.Flags().IntVar(&f.pes, "pes", 0, "PEs per FPGA (0: let the optimiser choose)")
 	cmd.Flags().StringVar(&f.arch, "arch", "gravf-m", "architecture: gravf-m or gravf (the unicast baseline)")
 	cmd.Flags().StringVar(&f.mem, "mem", "offchip", "edge storage: offchip or bram")
+	cmd.Flags().StringVar(&f.pe, "pe", "generated", "PE design: generated (what export builds: one edge per cycle) or paper (the published PE, the board's measured cycles per edge)")
 	cmd.Flags().BoolVar(&f.packing, "packing", false, "pack several updates into one link word")
 	cmd.Flags().BoolVar(&f.filter, "filter", true, "send updates only to FPGAs that hold neighbours (GraVF-M)")
 	cmd.Flags().Float64Var(&f.cpe, "cpe", 0, "PE cycles per edge (0: the board's measured figure for the kernel, else an estimate)")
@@ -45,6 +46,15 @@ func (f *modelFlags) config() (model.Config, error) {
 		return model.Config{}, usagef("--fpgas and --pes must not be negative")
 	}
 	return model.Config{FPGAs: f.fpgas, PEs: f.pes, Arch: arch, Mem: mem, Packing: f.packing, Filter: f.filter}, nil
+}
+
+// peDesign is the --pe flag.
+func (f *modelFlags) peDesign() (model.PEDesign, error) {
+	d, err := model.ParsePEDesign(f.pe)
+	if err != nil {
+		return "", usageError{err}
+	}
+	return d, nil
 }
 
 // platform loads the board and builds the model's platform.
@@ -104,7 +114,11 @@ recommendations in plain words.
 				}
 				steps = res.Supersteps
 			}
-			out, err := explorer.EvaluateModel(p, k, g, cfg, mf.cpe, steps)
+			pe, err := mf.peDesign()
+			if err != nil {
+				return err
+			}
+			out, err := explorer.EvaluateModel(p, k, g, cfg, pe, mf.cpe, steps)
 			if err != nil {
 				return asUsage(err)
 			}

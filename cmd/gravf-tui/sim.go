@@ -51,6 +51,10 @@ states are checked against nothing here; result_sha256 equals the SHA-256 of
 			if err != nil {
 				return err
 			}
+			pe, err := mf.peDesign()
+			if err != nil {
+				return err
+			}
 			detail, err := sim.ParseDetail(sf.detail)
 			if err != nil {
 				return usageError{err}
@@ -69,7 +73,7 @@ states are checked against nothing here; result_sha256 equals the SHA-256 of
 			}
 			if cfg.FPGAs == 0 || cfg.PEs == 0 {
 				// Let the model choose what the user left open.
-				out, err := explorer.EvaluateModel(p, k, g, cfg, mf.cpe, nil)
+				out, err := explorer.EvaluateModel(p, k, g, cfg, pe, mf.cpe, nil)
 				if err != nil {
 					return asUsage(err)
 				}
@@ -81,7 +85,7 @@ states are checked against nothing here; result_sha256 equals the SHA-256 of
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
-			setup := &sim.Setup{Board: b, Kernel: k, Graph: g, FPGAs: cfg.FPGAs, PEs: cfg.PEs, Arch: cfg.Arch, Mem: cfg.Mem,
+			setup := &sim.Setup{Board: b, Kernel: k, Graph: g, FPGAs: cfg.FPGAs, PEs: cfg.PEs, Arch: cfg.Arch, Mem: cfg.Mem, PE: pe,
 				Partitioner: part, Packing: cfg.Packing, Filter: cfg.Filter, Seed: sf.seed, Detail: detail, MaxCycles: sf.maxCycles}
 			prog := newProgress(cmd.ErrOrStderr())
 			setup.Progress = prog.report
