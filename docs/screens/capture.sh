@@ -172,12 +172,12 @@ flow() {
 	idle
 	shot open
 
-	# The platform cell: memory.peak_gib_s (the 12th field) 21.7 -> 10.
+	# The platform cell: memory.peak_gib_s (the 13th field) 21.7 -> 10.
 	keys j
 	focused 2 platform
 	keys Enter
 	wait_for "▸ board"
-	keys j j j j j j j j j j j # the 12th field
+	keys j j j j j j j j j j j j # the 13th field
 	wait_for "▸ memory.peak_gib_s"
 	keys Enter C-u
 	type_text 10
