@@ -15,9 +15,9 @@ import (
 // modelFlags are the design-point flags shared by model, sim and export.
 type modelFlags struct {
 	board, mem, arch, pe string
-	fpgas, pes       int
-	packing, filter  bool
-	cpe              float64
+	fpgas, pes           int
+	packing, filter      bool
+	cpe                  float64
 }
 
 func (f *modelFlags) register(cmd *cobra.Command) {
