@@ -8,8 +8,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"sync"
+
+	"github.com/gravf-tui/gravf-tui/gen"
 )
 
 // Progress reports a running cell.
@@ -169,6 +172,13 @@ func (nb *Notebook) hash(i int, memo map[int]string) string {
 			fmt.Fprintf(h, "dep %s %s\n", k, nb.hash(j, memo))
 		}
 	}
+	if usesDesign(in.Kind()) {
+		// The model's nP max may come from a synthesised PE cost (see
+		// peCost): a new estimate changes the folder's time.
+		if st, err := os.Stat(filepath.Dir(gen.PECostFile("b", "k", 1))); err == nil {
+			fmt.Fprintf(h, "pe-cost %d\n", st.ModTime().UnixNano())
+		}
+	}
 	if in.Kind() == KindExport || in.Kind() == KindSimulate || in.Kind() == KindTrace {
 		// Their results depend on where the notebook lives.
 		fmt.Fprintf(h, "dir %s\n", nb.Dir())
@@ -176,6 +186,12 @@ func (nb *Notebook) hash(i int, memo map[int]string) string {
 	s := hex.EncodeToString(h.Sum(nil))[:32]
 	memo[i] = s
 	return s
+}
+
+// usesDesign reports whether a cell kind evaluates a design point (and so
+// the model's platform).
+func usesDesign(k Kind) bool {
+	return slices.Contains(required[k], KindPlatform)
 }
 
 // files lists the files a cell reads, resolved.

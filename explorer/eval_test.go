@@ -11,8 +11,10 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/gravf-tui/gravf-tui/gen"
 	"github.com/gravf-tui/gravf-tui/internal/datasets"
 	"github.com/gravf-tui/gravf-tui/internal/testenv"
+	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
 	"github.com/gravf-tui/gravf-tui/samples"
 )
@@ -412,5 +414,40 @@ func TestCacheKeepsWhatIsRead(t *testing.T) {
 	}
 	if len(c.items) != 3 || len(c.order) != 3 {
 		t.Fatalf("%d items, %d in order", len(c.items), len(c.order))
+	}
+}
+
+// TestSynthesisedPECost: a per-PE cost cached by export --estimate-only
+// sets the model's nP max on boards that do not fix it, and saving one
+// makes the model cell stale.
+func TestSynthesisedPECost(t *testing.T) {
+	nb := small(t, &Model{})
+	if err := nb.Edit(0, func(in Input) error {
+		p := in.(*Platform)
+		p.Board, p.FPGAs, p.PEs = "u250", 2, 0
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := nb.Eval(context.Background(), 4, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := out.(*ModelOutput)
+	if _, err := gen.SavePECost("u250", "wcc", 2048, kernel.PECost{LUT: 200000, FF: 1000, BRAM36: 10}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Remove(gen.PECostFile("u250", "wcc", 2048)) })
+	if !nb.Stale(4) {
+		t.Fatal("a new synthesised cost did not make the model stale")
+	}
+	out, err = nb.Eval(context.Background(), 4, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := out.(*ModelOutput)
+	// The U250 has 1,728,000 LUTs: 200,000 per PE leave 8 PEs.
+	if last := after.PECurve[len(after.PECurve)-1]; last.PEs >= before.PECurve[len(before.PECurve)-1].PEs || last.PEs > 8 {
+		t.Fatalf("nP max %d before, %d with the synthesised cost", before.PECurve[len(before.PECurve)-1].PEs, last.PEs)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gravf-tui/gravf-tui/boards"
+	"github.com/gravf-tui/gravf-tui/gen"
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
@@ -472,12 +473,22 @@ func (e *evaluator) design() (*design, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := model.FromBoardKernel(po.board, "", ko.spec.PECost)
+	p, err := model.FromBoardKernel(po.board, "", peCost(po.board, ko.spec, do.graph))
 	if err != nil {
 		return nil, err
 	}
 	return &design{board: po.board, kernel: k, graph: do.graph, platform: p, cfg: po.Config, pe: po.PE, cpe: pin.CPE,
 		key: e.depHash(KindPlatform) + "/" + kd}, nil
+}
+
+// peCost is the cost of one PE of the kernel: the one synthesised by
+// `gravf-tui export --estimate-only` for this board and graph size when
+// there is one (gen.CachedPECost), else the kernel's own estimate.
+func peCost(b *boards.Board, s *kernel.Spec, g *graph.Graph) *kernel.PECost {
+	if c, ok := gen.CachedPECost(b.Name, s.Name, g.NumVertices()); ok {
+		return c
+	}
+	return s.PECost
 }
 
 // bindKernel binds a spec to a graph with parameter values, mapping vertex

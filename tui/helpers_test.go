@@ -22,7 +22,16 @@ func TestMain(m *testing.M) {
 	// Screens in tests are plain text: no colour, no adaptive guess.
 	lipgloss.SetColorProfile(termenv.Ascii)
 	lipgloss.SetHasDarkBackground(true)
-	os.Exit(m.Run())
+	// Keep away from the user's cache, where synthesised PE costs would
+	// change the model's nP max.
+	cache, err := os.MkdirTemp("", "gravf-tui-cache")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CACHE_HOME", cache)
+	code := m.Run()
+	os.RemoveAll(cache)
+	os.Exit(code)
 }
 
 // fixedNow is the test clock: every elapsed time reads 0.0 s.

@@ -2,12 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 
 	"github.com/gravf-tui/gravf-tui/boards"
 	"github.com/gravf-tui/gravf-tui/gen"
@@ -15,37 +12,6 @@ import (
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
 )
-
-// peCostFile is where `export --estimate-only` caches the per-PE cost of a
-// kernel on a board for graphs of about v vertices (the edge index and the
-// vertex memories grow with V, so the cost is kept per power of two of V),
-// for the model's nP max.
-func peCostFile(board, kernelName string, v int) string {
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		dir = os.TempDir()
-	}
-	bucket := 1
-	for bucket < v {
-		bucket *= 2
-	}
-	return filepath.Join(dir, "gravf-tui", "pe-cost", fmt.Sprintf("%s-%s-v%d.json", board, kernelName, bucket))
-}
-
-// cachedPECost returns the synthesised per-PE cost of a kernel on a
-// board for a graph of v vertices, when `export --estimate-only` has
-// measured one.
-func cachedPECost(board, kernelName string, v int) (*kernel.PECost, bool) {
-	b, err := os.ReadFile(peCostFile(board, kernelName, v))
-	if err != nil {
-		return nil, false
-	}
-	var c kernel.PECost
-	if json.Unmarshal(b, &c) != nil || c.LUT <= 0 {
-		return nil, false
-	}
-	return &c, true
-}
 
 func estimate(w io.Writer, b *boards.Board, k *kernel.Kernel, g *graph.Graph, nF, nP int, part graph.Partitioner, filter bool, mem model.MemKind) error {
 	o := gen.SystemOptions{Kernel: k, Graph: g, FPGAs: nF, PEs: nP, Partitioner: part, Filter: filter, LinkLatency: 1}
@@ -83,12 +49,8 @@ func estimate(w io.Writer, b *boards.Board, k *kernel.Kernel, g *graph.Graph, nF
 		return nil
 	}
 	cost := kernel.PECost{LUT: pe.LUT, FF: pe.FF, BRAM36: int(math.Ceil(pe.BRAM36)), DSP: pe.DSP}
-	f := peCostFile(b.Name, k.Spec.Name, g.NumVertices())
-	if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
-		return err
-	}
-	js, _ := json.MarshalIndent(cost, "", "  ")
-	if err := writeFileAtomic(f, func(w io.Writer) error { _, err := w.Write(js); return err }); err != nil {
+	f, err := gen.SavePECost(b.Name, k.Spec.Name, g.NumVertices(), cost)
+	if err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "cached for the model: %s\n", f)

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/gravf-tui/gravf-tui/explorer"
+	"github.com/gravf-tui/gravf-tui/gen"
 
 	"github.com/gravf-tui/gravf-tui/boards"
 	"github.com/gravf-tui/gravf-tui/kernel"
@@ -99,7 +100,7 @@ recommendations in plain words.
 				return err
 			}
 			cost := k.Spec.PECost
-			if c, ok := cachedPECost(mf.board, k.Spec.Name, g.NumVertices()); ok {
+			if c, ok := gen.CachedPECost(mf.board, k.Spec.Name, g.NumVertices()); ok {
 				cost = c // synthesised by export --estimate-only
 			}
 			_, p, err := mf.platform(cost)
