@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/gravf-tui/gravf-tui/explorer"
+	"github.com/gravf-tui/gravf-tui/internal/testenv"
 	"github.com/muesli/termenv"
 )
 
@@ -24,14 +25,7 @@ func TestMain(m *testing.M) {
 	lipgloss.SetHasDarkBackground(true)
 	// Keep away from the user's cache, where synthesised PE costs would
 	// change the model's nP max.
-	cache, err := os.MkdirTemp("", "gravf-tui-cache")
-	if err != nil {
-		panic(err)
-	}
-	os.Setenv("XDG_CACHE_HOME", cache)
-	code := m.Run()
-	os.RemoveAll(cache)
-	os.Exit(code)
+	os.Exit(testenv.RunWithPrivateCache(m.Run))
 }
 
 // fixedNow is the test clock: every elapsed time reads 0.0 s.

@@ -13,22 +13,14 @@ import (
 	"testing"
 
 	"github.com/gravf-tui/gravf-tui/internal/datasets"
+	"github.com/gravf-tui/gravf-tui/internal/testenv"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // TestMain keeps the tests away from the user's cache, where synthesised
 // PE costs would change the model's nP max.
-func TestMain(m *testing.M) {
-	cache, err := os.MkdirTemp("", "gravf-cmd-cache")
-	if err != nil {
-		panic(err)
-	}
-	os.Setenv("XDG_CACHE_HOME", cache)
-	code := m.Run()
-	os.RemoveAll(cache)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(testenv.RunWithPrivateCache(m.Run)) }
 
 // runCLI runs the command line in-process and returns stdout, stderr and
 // the error Execute returned.
