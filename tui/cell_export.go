@@ -40,13 +40,7 @@ func (c *exportCell) output(out explorer.Output, w int) []string {
 	m := o.Manifest
 	th := c.sh.th
 	var lines []string
-	edges := "edges in " + m.Mem
-	switch model.MemKind(m.Mem) {
-	case model.OffChip:
-		edges = "edges off-chip"
-	case model.BRAM:
-		edges = "edges in BRAM"
-	}
+	edges := edgesText(model.MemKind(m.Mem))
 	lines = append(lines, wrapDots(fmt.Sprintf("wrote %s: %d files · %d FPGAs × %d PEs of %s on %s · %s",
 		th.bold.Render(relPath(c.sh.nb, o.Dir)), len(m.Files), m.FPGAs, m.PEs, m.Kernel, m.Board, edges), w)...)
 	lines = append(lines, wrapDots(fmt.Sprintf("expect %s messages in %d supersteps · graph %s · V %s · %s arcs",
@@ -104,4 +98,15 @@ func fileTree(files []string, w int) []string {
 		lines[i] = truncate(lines[i], w)
 	}
 	return lines
+}
+
+// edgesText says where a design keeps its edge lists.
+func edgesText(m model.MemKind) string {
+	switch m {
+	case model.OffChip:
+		return "edges off-chip"
+	case model.BRAM:
+		return "edges in BRAM"
+	}
+	return "edges in " + string(m)
 }

@@ -37,8 +37,8 @@ func (c *modelCell) output(out explorer.Output, w int) []string {
 	th := c.sh.th
 	var lines []string
 	lines = append(lines, wrapDots(fmt.Sprintf("%s on %s · %s · V %s · %s arcs · d %.2f", m.Kernel, m.Board, m.Graph, count(int64(m.Vertices)), count(m.Arcs), m.Degree), w)...)
-	lines = append(lines, wrapDots(fmt.Sprintf("design: %d FPGAs × %d PEs · %s · edges %s · %s PE · packing %s · filter %s · CPE %.2f (%s)",
-		m.FPGAs, m.PEs, m.Arch, m.Mem, m.PE, onOff(m.Packing), onOff(m.Filter), m.CPE, m.CPESource), w)...)
+	lines = append(lines, wrapDots(fmt.Sprintf("design: %d FPGAs × %d PEs · %s · %s · %s PE · packing %s · filter %s · CPE %.2f (%s)",
+		m.FPGAs, m.PEs, m.Arch, edgesText(m.Mem), m.PE, onOff(m.Packing), onOff(m.Filter), m.CPE, m.CPESource), w)...)
 	lines = append(lines, "")
 	// The four limits, as bars against the largest finite one.
 	hi := 0.0

@@ -142,8 +142,8 @@ func (c *platformCell) output(out explorer.Output, w int) []string {
 		price = fmt.Sprintf(" · $%.0f per FPGA", o.PriceUSD)
 	}
 	lines = append(lines, wrapDots(fmt.Sprintf("%s · %.1f MHz · up to %d FPGAs × %d PEs%s", o.Part, o.ClockMHz, o.MaxFPGAs, o.MaxPEs, price), w)...)
-	lines = append(lines, wrapDots(fmt.Sprintf("design: %s FPGAs × %s PEs · %s · edges %s · packing %s · filter %s",
-		auto(o.Config.FPGAs), auto(o.Config.PEs), o.Config.Arch, o.Config.Mem, onOff(o.Config.Packing), onOff(o.Config.Filter)), w)...)
+	lines = append(lines, wrapDots(fmt.Sprintf("design: %s FPGAs × %s PEs · %s · %s · %s PE · packing %s · filter %s",
+		auto(o.Config.FPGAs), auto(o.Config.PEs), o.Config.Arch, edgesText(o.Config.Mem), o.PE, onOff(o.Config.Packing), onOff(o.Config.Filter)), w)...)
 	// The parameters in as many columns as fit.
 	var cells []string
 	for _, p := range o.Params {
