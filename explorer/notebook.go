@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/google/renameio/v2"
 	"github.com/pelletier/go-toml/v2"
 )
 
@@ -328,23 +329,8 @@ func (nb *Notebook) Save(path string) error {
 		return errors.New("save: no file name")
 	}
 	data := nb.Bytes()
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
+	if err := renameio.WriteFile(path, data, 0o644); err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
-	}
-	if werr != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("save %s: %w", path, werr)
 	}
 	nb.Path = path
 	nb.dirty = false

@@ -220,17 +220,7 @@ always @(posedge clk) begin
             sc_payload <= inf_payload;
             sc_round   <= inf_round;
         end
-        if (inf_valid && inf_ready && inf_barrier) begin
-            if (bc_complete) begin
-                bc_count <= 0;
-                bc_halt  <= 1'b1;
-                passed   <= 1'b1;
-            end else begin
-                bc_count <= bc_count + 1'b1;
-                bc_halt  <= bc_halt & inf_halt;
-            end
-        end
-    end
+{{template "barrierCounter"}}    end
 end
 
 // -------------------------------------------------------------- unpacking
@@ -473,17 +463,7 @@ always @(posedge clk) begin
             lk_valid <= 1'b0;
         end
         // The barrier counter.
-        if (inf_valid && inf_ready && inf_barrier) begin
-            if (bc_complete) begin
-                bc_count <= 0;
-                bc_halt  <= 1'b1;
-                passed   <= 1'b1;
-            end else begin
-                bc_count <= bc_count + 1'b1;
-                bc_halt  <= bc_halt & inf_halt;
-            end
-        end
-    end
+{{template "barrierCounter"}}    end
 end
 
 {{end}}// --------------------------------------------------------- scatter kernel
@@ -833,4 +813,14 @@ end
 endmodule
 
 ` + "`" + `default_nettype wire
-`
+{{/* The barrier counter of the scatter unit, the same with off-chip and block-RAM edges. */}}{{define "barrierCounter"}}        if (inf_valid && inf_ready && inf_barrier) begin
+            if (bc_complete) begin
+                bc_count <= 0;
+                bc_halt  <= 1'b1;
+                passed   <= 1'b1;
+            end else begin
+                bc_count <= bc_count + 1'b1;
+                bc_halt  <= bc_halt & inf_halt;
+            end
+        end
+{{end}}`

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/google/renameio/v2"
 	"github.com/gravf-tui/gravf-tui/kernel"
 )
 
@@ -51,20 +52,5 @@ func SavePECost(board, kernelName string, v int, c kernel.PECost) (string, error
 	if err != nil {
 		return "", err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(f), "."+filepath.Base(f)+".tmp*")
-	if err != nil {
-		return "", err
-	}
-	_, werr := tmp.Write(js)
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), f)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return "", werr
-	}
-	return f, nil
+	return f, renameio.WriteFile(f, js, 0o644)
 }

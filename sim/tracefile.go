@@ -2,13 +2,13 @@ package sim
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
+
+	"github.com/google/renameio/v2"
 )
 
 // RecordFile attaches a trace recorder that writes path to s (it sets
-// s.Listener). The trace is written under a temporary name in the same
-// folder; the returned finish function, called with the run's outcome,
+// s.Listener). The trace is written under a temporary name; the returned
+// finish function, called with the run's outcome,
 // completes it and renames it into place, or removes it when the run
 // failed, so that a failed or cancelled run never leaves a half-written
 // trace. interval is the sampling interval in cycles (0: the default).
@@ -17,36 +17,25 @@ func RecordFile(s *Setup, path string, interval int64) (finish func(*Result, err
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	f, err := renameio.NewPendingFile(path, renameio.WithPermissions(0o644))
 	if err != nil {
 		return nil, err
 	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return nil, err
-	}
-	rec, err := NewRecorder(tmp, TraceOptions{Interval: interval, Meta: meta})
+	rec, err := NewRecorder(f, TraceOptions{Interval: interval, Meta: meta})
 	if err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
+		f.Cleanup()
 		return nil, err
 	}
 	s.Listener = rec
 	return func(res *Result, runErr error) error {
-		defer os.Remove(tmp.Name())
+		defer f.Cleanup() // a no-op once the file is in place
 		if runErr != nil {
 			rec.Abort(runErr)
-			tmp.Close()
 			return nil
 		}
 		if err := rec.Close(res); err != nil {
-			tmp.Close()
 			return fmt.Errorf("trace: %w", err)
 		}
-		if err := tmp.Close(); err != nil {
-			return err
-		}
-		return os.Rename(tmp.Name(), path)
+		return f.CloseAtomicallyReplace()
 	}, nil
 }

@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"runtime/debug"
 
+	"github.com/gravf-tui/gravf-tui/explorer"
 	"github.com/gravf-tui/gravf-tui/gen"
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/model"
@@ -70,7 +70,7 @@ memory's latency and bandwidth as the simulator does.`,
 				return estimate(cmd.OutOrStdout(), b, k, g, cfg.FPGAs, cfg.PEs, part, cfg.Filter, cfg.Mem)
 			}
 			m, err := gen.Export(context.Background(), gen.ExportOptions{Board: b, Kernel: k, Graph: g, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
-				Partitioner: part, Filter: cfg.Filter, Mem: cfg.Mem, Dir: out, Force: force, Version: version()})
+				Partitioner: part, Filter: cfg.Filter, Mem: cfg.Mem, Dir: out, Force: force, Version: explorer.Version()})
 			if err != nil {
 				return err
 			}
@@ -91,12 +91,4 @@ memory's latency and bandwidth as the simulator does.`,
 	cmd.Flags().Lookup("mem").DefValue = "bram"
 	_ = cmd.Flags().Set("mem", "bram")
 	return cmd
-}
-
-// version is the module version the binary was built from.
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "(devel)"
 }

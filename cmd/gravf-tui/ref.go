@@ -5,10 +5,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
+	"github.com/google/renameio/v2"
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/samples"
@@ -152,26 +151,17 @@ func printSupersteps(w io.Writer, res *kernel.Result) {
 // writeFileAtomic writes through a temporary file in the same folder and
 // renames it into place, so a failure never leaves a half-written file.
 func writeFileAtomic(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	f, err := renameio.NewPendingFile(path, renameio.WithPermissions(0o644))
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	bw := bufio.NewWriterSize(tmp, 1<<16)
+	defer f.Cleanup()
+	bw := bufio.NewWriterSize(f, 1<<16)
 	if err := write(bw); err != nil {
-		tmp.Close()
 		return err
 	}
 	if err := bw.Flush(); err != nil {
-		tmp.Close()
 		return err
 	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return f.CloseAtomicallyReplace()
 }
