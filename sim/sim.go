@@ -163,15 +163,10 @@ type LinkStats struct {
 	Utilisation float64 `json:"utilisation"`
 }
 
-// Run simulates the setup. It fails on an impossible configuration, on
-// cancellation, and with a diagnostic when the machine deadlocks.
-func Run(ctx context.Context, s *Setup) (*Result, error) {
-	if s.FPGAs < 1 || s.PEs < 1 {
-		return nil, fmt.Errorf("need at least one FPGA and one PE, got %d x %d", s.FPGAs, s.PEs)
-	}
-	if s.Board.MaxFPGAs > 0 && s.FPGAs > s.Board.MaxFPGAs {
-		return nil, fmt.Errorf("%d FPGAs requested; %s has %d", s.FPGAs, s.Board.Name, s.Board.MaxFPGAs)
-	}
+// applyDefaults fills what a setup leaves empty (GraVF-M, off-chip edges,
+// fast detail, the greedy partitioner, the generated PE), for Run and for
+// the trace header alike.
+func (s *Setup) applyDefaults() error {
 	if s.Arch == "" {
 		s.Arch = model.GraVFM
 	}
@@ -189,7 +184,22 @@ func Run(ctx context.Context, s *Setup) (*Result, error) {
 		s.PE = PEGenerated
 	case PEGenerated, PEPaper:
 	default:
-		return nil, fmt.Errorf("unknown PE design %q (valid: %s, %s)", s.PE, PEGenerated, PEPaper)
+		return fmt.Errorf("unknown PE design %q (valid: %s, %s)", s.PE, PEGenerated, PEPaper)
+	}
+	return nil
+}
+
+// Run simulates the setup. It fails on an impossible configuration, on
+// cancellation, and with a diagnostic when the machine deadlocks.
+func Run(ctx context.Context, s *Setup) (*Result, error) {
+	if s.FPGAs < 1 || s.PEs < 1 {
+		return nil, fmt.Errorf("need at least one FPGA and one PE, got %d x %d", s.FPGAs, s.PEs)
+	}
+	if s.Board.MaxFPGAs > 0 && s.FPGAs > s.Board.MaxFPGAs {
+		return nil, fmt.Errorf("%d FPGAs requested; %s has %d", s.FPGAs, s.Board.Name, s.Board.MaxFPGAs)
+	}
+	if err := s.applyDefaults(); err != nil {
+		return nil, err
 	}
 	if err := kernel.EdgeData(s.Kernel, s.Graph); err != nil {
 		return nil, err

@@ -111,6 +111,11 @@ func NewTraceMeta(s *Setup) (TraceMeta, error) {
 	if s == nil || s.Board == nil || s.Kernel == nil || s.Graph == nil {
 		return TraceMeta{}, errors.New("trace: the setup needs a board, a kernel and a graph")
 	}
+	c := *s
+	if err := c.applyDefaults(); err != nil {
+		return TraceMeta{}, err
+	}
+	s = &c
 	p, err := NewParams(s.Board, s.Kernel, s.Packing)
 	if err != nil {
 		return TraceMeta{}, err
@@ -123,18 +128,6 @@ func NewTraceMeta(s *Setup) (TraceMeta, error) {
 		Packing: s.Packing, Filter: s.Filter, Seed: s.Seed,
 		ClockHz: p.ClockHz, PairWordsPerCycle: p.PairWordsPerCycle,
 		Links: pairLinks(s.FPGAs),
-	}
-	if m.Arch == "" {
-		m.Arch = model.GraVFM
-	}
-	if m.Mem == "" {
-		m.Mem = model.OffChip
-	}
-	if m.Detail == "" {
-		m.Detail = Fast
-	}
-	if m.Partitioner == "" {
-		m.Partitioner = graph.Greedy
 	}
 	m.Generator, m.GoVersion = buildVersion()
 	return m, nil
