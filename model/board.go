@@ -48,7 +48,12 @@ func FromBoardKernel(b *boards.Board, mem string, cost *kernel.PECost) (*Platfor
 		LinkLatencySec:  b.Network.LinkLatencyNs * 1e-9,
 		MemLatencySec:   m.LatencyNs * 1e-9,
 		PipelineCycles:  DefaultPipelineCycles,
-		CPE:             b.PE.CPE,
+		// The per-pair and per-FPGA figures of a direct network, as the
+		// simulator's links use them; IfFunc gives the limits' BW_if.
+		PairBitsPerSec:      b.PairBitsPerSecond(),
+		IfBitsPerSec:        b.Network.InterfaceGiBs * boards.GiB * 8,
+		MemRequestsInFlight: m.RequestsInFlight,
+		CPE:                 b.PE.CPE,
 	}
 	switch {
 	case b.PE.MaxPerFPGA > 0:

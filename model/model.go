@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -97,9 +98,12 @@ type Platform struct {
 	MaxPEsReason                  string
 	LinkLatencySec, MemLatencySec float64
 	PipelineCycles                int // depth of a PE from update in to message out, for barrier latency
-	CPE                           map[string]float64
-	DefaultCPE                    float64
-	DefaultCPESource              string
+	// MemRequestsInFlight is the number of outstanding edge-memory reads
+	// a PE may have (the prediction's off-chip scatter).
+	MemRequestsInFlight int
+	CPE                 map[string]float64
+	DefaultCPE          float64
+	DefaultCPESource    string
 }
 
 // BWIf returns the usable per-group interface bandwidth with nF FPGAs.
@@ -134,11 +138,36 @@ type Workload struct {
 	// HeaderBits are added to every update and message on the wire (the
 	// superstep channel and the barrier flag).
 	HeaderBits int
+	// PE is the PE design whose scatter and hazard detector the prediction
+	// follows ("" is the generated PE).
+	PE PEDesign
+	// Latency holds the kernels' pipeline depths, HandWritten whether the
+	// kernel brings its own Verilog (then the generated PE keeps the
+	// paper's hazard detector).
+	Latency     KernelLatency
+	HandWritten bool
+	// Profiles, when set, gives the prediction the partition and the
+	// senders of every superstep (see Profiles); Ctx cancels the
+	// partitioning that a first prediction of a design point needs.
+	Profiles *Profiles
+	Ctx      context.Context
 
 	// cache memoises the degree-histogram sums, which dominate the cost of
 	// an evaluation; sweeps share one Workload between goroutines.
 	mu    sync.Mutex
 	cache map[[2]int]float64
+}
+
+// KernelLatency is the pipeline depth of each kernel in cycles.
+type KernelLatency struct {
+	Gather, Apply, Scatter int
+}
+
+func (w *Workload) context() context.Context {
+	if w.Ctx != nil {
+		return w.Ctx
+	}
+	return context.Background()
 }
 
 // spread returns the expected number of non-empty groups, summed over all

@@ -27,6 +27,9 @@ func NewWorkload(k *kernel.Kernel, g *graph.Graph, cpe float64, cpeSource string
 		Arcs:       int64(g.NumArcs()),
 		Supersteps: supersteps,
 		HeaderBits: DefaultHeaderBits,
+		Latency: KernelLatency{Gather: k.Checked.Gather.Latency(), Apply: k.Checked.Apply.Latency(),
+			Scatter: k.Checked.Scatter.Latency()},
+		HandWritten: len(k.Spec.Verilog) == 3,
 	}
 	w.Degrees = DegreeCounts(g)
 	return w
