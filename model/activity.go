@@ -1,9 +1,11 @@
 package model
 
 import (
+	"context"
 	"hash/maphash"
 	"slices"
 
+	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
 )
 
@@ -121,4 +123,24 @@ func (a *Activity) MemoryBytes() int {
 		n += 4 * len(s)
 	}
 	return n
+}
+
+// RecordActivity runs the BSP reference engine on g and records its
+// activity; opt's own Senders callback, if any, is called too.
+func RecordActivity(ctx context.Context, k *kernel.Kernel, g *graph.Graph, opt kernel.RunOptions) (*Activity, *kernel.Result, error) {
+	a := NewActivity()
+	rec := a.Recorder(g.OutDegree)
+	if next := opt.Senders; next != nil {
+		opt.Senders = func(s int, senders []uint32) {
+			rec(s, senders)
+			next(s, senders)
+		}
+	} else {
+		opt.Senders = rec
+	}
+	res, err := kernel.Run(ctx, k, g, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	return a, res, nil
 }

@@ -8,14 +8,6 @@ import (
 	"github.com/gravf-tui/gravf-tui/kernel"
 )
 
-// DefaultPipelineCycles is the depth of a PE from an update entering the
-// crossbar to its messages being gathered, excluding the user kernels and
-// the memory: crossbar and broadcast FIFO (2), edge-index lookup (2),
-// scatter FIFOs (2), gather read and write-back (3), barrier counter (2),
-// apply hand-over (2), plus the 8-deep input FIFO that a barrier marker
-// may wait behind. It enters t_sync only.
-const DefaultPipelineCycles = 21
-
 // FromBoard builds the model's view of a board. mem names the edge memory
 // ("" for the board's default); it is ignored for BRAM edge storage.
 func FromBoard(b *boards.Board, mem string) (*Platform, error) {
@@ -47,7 +39,6 @@ func FromBoardKernel(b *boards.Board, mem string, cost *kernel.PECost) (*Platfor
 		MaxPEs:          b.MaxPEs(),
 		LinkLatencySec:  b.Network.LinkLatencyNs * 1e-9,
 		MemLatencySec:   m.LatencyNs * 1e-9,
-		PipelineCycles:  DefaultPipelineCycles,
 		// The per-pair and per-FPGA figures of a direct network, as the
 		// simulator's links use them; IfFunc gives the limits' BW_if.
 		PairBitsPerSec:      b.PairBitsPerSecond(),

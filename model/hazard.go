@@ -1,12 +1,17 @@
 package model
 
+import (
+	"math"
+	"math/rand/v2"
+)
+
 // The gather unit issues one message per cycle, but a message whose
 // destination (or, for the aliased detector, whose detector slot) was
 // issued fewer than hold cycles ago waits until hold cycles have passed
 // since that issue. A vertex that receives a large share of a PE's
 // messages in a superstep (a hub) therefore stalls its PE: with the f32
-// adder of PageRank (gather latency 6) and a hub taking a third of the
-// messages, every message costs on average 1.9 cycles.
+// adder of PageRank (gather latency 6), a PE whose messages all go to one
+// vertex gathers one message per 6 cycles.
 
 // Hazard describes a PE's gather hazard detector.
 type Hazard struct {
@@ -46,69 +51,41 @@ func (h Hazard) slotsFor(n int) int {
 	return s
 }
 
-// stallPerMessage returns the expected stall cycles per message of a PE
+// stallPerMessage returns the mean stall cycles per message of a PE
 // whose messages in one superstep fall on slots with counts counts (a
-// slot: a vertex for the exact detector) out of total messages, arriving
-// in random order with the gather unit saturated.
-//
-// For a message to slot s, the previous one to s came k messages earlier
-// with probability p(1-p)^(k-1), p = counts[s]/total; the k-1 messages
-// in between issued one per cycle plus their own stalls, so the message
-// waits max(0, hold - k - stalls between). The stalls between are taken
-// at their mean over the other slots, which makes this a fixed point: a
-// stall lets older issues expire, which is why the plain sum over k
-// over-counts the aliased detector's stalls by a third.
-func (h Hazard) stallPerMessage(counts []int64, total int64) float64 {
-	if h.Hold <= 1 || total <= 0 {
+// slot: a vertex for the exact detector), arriving in random order with
+// the gather unit saturated. It runs the detector on one seeded random
+// order of exactly these messages: the closed forms over-count (a stall
+// lets older issues expire) or need the order's statistics, and the run
+// costs one step per message, as counting them did.
+func (h Hazard) stallPerMessage(counts []int64, seed uint64) float64 {
+	if h.Hold <= 1 {
 		return 0
 	}
-	tot := float64(total)
-	// Stalls are charged per slot: e[s] is the mean stall of a message to s.
-	e := make([]float64, len(counts))
-	sigma := 0.0
-	for iter := 0; iter < 12; iter++ {
-		next := 0.0
-		for s, c := range counts {
-			if c == 0 {
-				continue
-			}
-			p := float64(c) / tot
-			other := 0.0
-			if c < total {
-				other = (sigma*tot - float64(c)*e[s]) / (tot - float64(c))
-				other = max(other, 0)
-			}
-			e[s] = waitAfter(h.Hold, p, other)
-			next += float64(c) * e[s]
+	var stream []int32
+	for s, c := range counts {
+		for i := int64(0); i < c; i++ {
+			stream = append(stream, int32(s))
 		}
-		next /= tot
-		if abs(next-sigma) < 1e-9 {
-			sigma = next
-			break
+	}
+	if len(stream) == 0 {
+		return 0
+	}
+	r := rand.New(rand.NewPCG(seed, uint64(len(stream))))
+	r.Shuffle(len(stream), func(i, j int) { stream[i], stream[j] = stream[j], stream[i] })
+	free := make([]int64, len(counts))
+	for i := range free {
+		free[i] = math.MinInt64 / 2
+	}
+	hold := int64(h.Hold)
+	var now, stalls int64
+	for _, s := range stream {
+		if free[s] > now {
+			stalls += free[s] - now
+			now = free[s]
 		}
-		sigma = next
+		free[s] = now + hold
+		now++
 	}
-	return sigma
-}
-
-// waitAfter is the mean wait of a message to a slot that takes a share p
-// of the messages, when every other message costs 1 + other cycles.
-func waitAfter(hold int, p, other float64) float64 {
-	w, q := 0.0, p
-	for k := 1; k < hold; k++ {
-		gap := float64(k) + float64(k-1)*other
-		if gap >= float64(hold) {
-			break
-		}
-		w += q * (float64(hold) - gap)
-		q *= 1 - p
-	}
-	return w
-}
-
-func abs(x float64) float64 {
-	if x < 0 {
-		return -x
-	}
-	return x
+	return float64(stalls) / float64(len(stream))
 }

@@ -1,6 +1,9 @@
 package model
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
 
 // The lockstep recursion of GraVF-M. Every PE sweeps its vertices, one per
 // cycle, and queues the updates it issues; each FPGA's crossbar takes them
@@ -398,18 +401,33 @@ func (lk *lockstep) readyOrder(senders []uint32) []readyItem {
 		first[fill[q]] = readyItem{u: uint32(q), at: int32(len(m)), barrier: true}
 		maxAt = max(maxAt, len(m))
 	}
-	// ...then stably by the cycle of the sweep.
-	start := make([]int, maxAt+2)
+	// ...then stably by the cycle of the sweep, FPGA by FPGA: a counting
+	// sort when the superstep is dense, a sort when it is sparse.
+	nP := w.part.PEs
+	span := maxAt + 1
+	key := func(it readyItem) int {
+		q := it.u
+		if !it.barrier {
+			q = uint32(pe[it.u])
+		}
+		return int(q)/nP*span + int(it.at)
+	}
+	if n := len(first); n*bits.Len(uint(n)) < w.nF*span {
+		slices.SortStableFunc(first, func(a, b readyItem) int { return key(a) - key(b) })
+		return first
+	}
+	start := make([]int, w.nF*span+1)
 	for _, it := range first {
-		start[it.at+1]++
+		start[key(it)+1]++
 	}
 	for i := 1; i < len(start); i++ {
 		start[i] += start[i-1]
 	}
 	out := make([]readyItem, len(first))
 	for _, it := range first {
-		out[start[it.at]] = it
-		start[it.at]++
+		k := key(it)
+		out[start[k]] = it
+		start[k]++
 	}
 	return out
 }

@@ -97,7 +97,6 @@ type Platform struct {
 	MaxPEs                        int // PEs that fit one FPGA
 	MaxPEsReason                  string
 	LinkLatencySec, MemLatencySec float64
-	PipelineCycles                int // depth of a PE from update in to message out, for barrier latency
 	// MemRequestsInFlight is the number of outstanding edge-memory reads
 	// a PE may have (the prediction's off-chip scatter).
 	MemRequestsInFlight int

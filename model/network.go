@@ -42,6 +42,7 @@ func (n *netFlow) cycles() float64 {
 	delay := max(int(math.Ceil(n.latency/flowStep)), 1)
 	type link struct {
 		tx, rx, flight float64
+		send           float64
 		pipe           []float64 // in flight, by arrival step (a ring)
 	}
 	links := make([]link, nF*nF)
@@ -101,15 +102,27 @@ func (n *netFlow) cycles() float64 {
 			}
 			done = done && moved[g] >= n.local[g]-1e-6
 		}
+		// Links: each sends what its pair rate and the receiver's credit
+		// allow; an FPGA's interface is shared by its links in proportion
+		// to what they could send (the simulator rotates their order
+		// every cycle).
 		for f := 0; f < nF; f++ {
-			budget := n.iface * flowStep
+			var want float64
 			for g := 0; g < nF; g++ {
 				l := &links[f*nF+g]
-				if g == f || l.tx <= 0 {
-					continue
+				l.send = 0
+				if g != f && l.tx > 0 {
+					l.send = math.Min(math.Min(l.tx, n.pair*flowStep), math.Max(0, n.rxCap-l.flight-l.rx))
+					want += l.send
 				}
-				x := math.Min(math.Min(l.tx, n.pair*flowStep), math.Min(math.Max(0, n.rxCap-l.flight-l.rx), budget))
-				budget -= x
+			}
+			scale := 1.0
+			if budget := n.iface * flowStep; want > budget {
+				scale = budget / want
+			}
+			for g := 0; g < nF; g++ {
+				l := &links[f*nF+g]
+				x := l.send * scale
 				l.tx -= x
 				l.flight += x
 				l.pipe[(head+delay-1)%delay] += x

@@ -319,8 +319,8 @@ func (w *profiler) unicast(senders []uint32) {
 }
 
 // hazardRates returns every PE's cycles per gathered message from the
-// shares of its messages that fall on each detector slot (GraVF, whose
-// message order at a PE mixes every PE's scatter).
+// messages that fall on each of its detector slots (GraVF, whose messages
+// reach a PE from every PE's scatter, in an order taken as random).
 func (w *profiler) hazardRates() []float64 {
 	h := w.opt.Hazard
 	rate := make([]float64, w.nPE)
@@ -350,7 +350,7 @@ func (w *profiler) hazardRates() []float64 {
 				counts[int(w.part.Local[v])%len(counts)] += w.recv[v]
 			}
 		}
-		rate[q] = 1 + h.stallPerMessage(counts, w.edges[q])
+		rate[q] = 1 + h.stallPerMessage(counts, uint64(q))
 	}
 	return rate
 }

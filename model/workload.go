@@ -35,6 +35,13 @@ func NewWorkload(k *kernel.Kernel, g *graph.Graph, cpe float64, cpeSource string
 	return w
 }
 
+// Attach gives the workload the reference run's supersteps and the
+// profiles of its design points, for the prediction.
+func (w *Workload) Attach(ps *Profiles) {
+	w.Profiles = ps
+	w.Supersteps = ps.Activity().Supersteps()
+}
+
 // DegreeCounts returns the out-degree histogram of g as (degree, count)
 // pairs in ascending degree order.
 func DegreeCounts(g *graph.Graph) [][2]int64 {
