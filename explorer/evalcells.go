@@ -30,6 +30,9 @@ type evaluator struct {
 	st       step
 	outs     []Output
 	progress func(Progress)
+	// cachedOnly makes the prediction use only profiles computed before
+	// (see Notebook.Ready).
+	cachedOnly bool
 }
 
 func (e *evaluator) run() (Output, error) {
@@ -497,15 +500,38 @@ func bindKernel(s *kernel.Spec, g *graph.Graph, params map[string]string) (*kern
 	return s.Bind(kernel.Env{Vertices: g.NumVertices(), Params: params, Lookup: g.Lookup})
 }
 
-// supersteps runs the reference engine once per kernel and dataset.
-func (e *evaluator) supersteps(d *design) ([]kernel.Superstep, error) {
+// activity runs the reference engine once per kernel and dataset and
+// keeps what every superstep did, for the prediction and the simulate
+// cell's progress.
+func (e *evaluator) activity(d *design) (*model.Activity, error) {
 	key := "ref:" + e.depHash(KindKernel) + "/" + e.depHash(KindDataset)
-	return memo(e.job.cache, key, func() ([]kernel.Superstep, error) {
-		res, err := kernel.Run(e.ctx, d.kernel, d.graph, kernel.RunOptions{})
-		if err != nil {
-			return nil, err
-		}
-		return res.Supersteps, nil
+	return memo(e.job.cache, key, func() (*model.Activity, error) {
+		act, _, err := model.RecordActivity(e.ctx, d.kernel, d.graph, kernel.RunOptions{})
+		return act, err
+	})
+}
+
+// supersteps are the reference run's supersteps.
+func (e *evaluator) supersteps(d *design) ([]kernel.Superstep, error) {
+	act, err := e.activity(d)
+	if err != nil {
+		return nil, err
+	}
+	return act.Supersteps(), nil
+}
+
+// profiles are the prediction's profiles of the reference run under the
+// partition cell's partitioner, kept once per kernel, dataset and
+// partitioner so that every keystroke and every design point reuses them.
+func (e *evaluator) profiles(d *design) (*model.Profiles, error) {
+	act, err := e.activity(d)
+	if err != nil {
+		return nil, err
+	}
+	opt := e.partitionOptions()
+	key := fmt.Sprintf("prof:%s/%s/%s/%d/%d", e.depHash(KindKernel), e.depHash(KindDataset), opt.Method, opt.UFactor, opt.Seed)
+	return memo(e.job.cache, key, func() (*model.Profiles, error) {
+		return model.NewProfiles(d.graph, act, opt), nil
 	})
 }
 
@@ -524,7 +550,11 @@ func (e *evaluator) resolveConfig(d *design) (model.Config, error) {
 	if cfg.FPGAs > 0 && cfg.PEs > 0 {
 		return cfg, nil
 	}
-	mo, err := evaluateModel(d.platform, d.kernel, d.graph, cfg, d.pe, d.cpe, nil, e.degrees(d))
+	ps, err := e.profiles(d)
+	if err != nil {
+		return cfg, err
+	}
+	mo, err := evaluateModel(e.ctx, d.platform, d.kernel, d.graph, cfg, d.pe, d.cpe, ps, e.degrees(d))
 	if err != nil {
 		return cfg, err
 	}
@@ -539,13 +569,16 @@ func (e *evaluator) model(in *Model) (Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	var steps []kernel.Superstep
+	var ps *model.Profiles
 	if in.Latency {
-		if steps, err = e.supersteps(d); err != nil {
+		if ps, err = e.profiles(d); err != nil {
 			return nil, err
 		}
+		if e.cachedOnly {
+			ps = ps.CachedOnly()
+		}
 	}
-	return evaluateModel(d.platform, d.kernel, d.graph, d.cfg, d.pe, d.cpe, steps, e.degrees(d))
+	return evaluateModel(e.ctx, d.platform, d.kernel, d.graph, d.cfg, d.pe, d.cpe, ps, e.degrees(d))
 }
 
 // --- notes ------------------------------------------------------------------

@@ -48,10 +48,21 @@ func pctOf(a, b int) float64 {
 	return 100 * float64(a) / float64(b)
 }
 
+// partitionOptions are the partition cell's choices (the default's when
+// there is none), without the design's size.
+func (e *evaluator) partitionOptions() graph.PartitionOptions {
+	in := e.partitionInput()
+	method, _ := graph.ParsePartitioner(in.Partitioner)
+	return graph.PartitionOptions{Method: method, UFactor: in.UFactor, Seed: in.Seed}
+}
+
 // partitionInput is the partition cell above, or the default.
 func (e *evaluator) partitionInput() *Partition {
 	if s, ok := e.st.deps[KindPartition]; ok {
 		return e.job.steps[s].in.(*Partition)
+	}
+	if in, ok := e.st.reads[KindPartition]; ok {
+		return in.(*Partition)
 	}
 	in, _ := NewInput(KindPartition)
 	return in.(*Partition)
@@ -94,6 +105,9 @@ func (o *SimulateOutput) Text() string {
 	fmt.Fprintf(&b, "%s, %d FPGAs x %d PEs, %s detail: %d cycles (%.3g s), %d messages in %d supersteps\n",
 		r.Arch, r.FPGAs, r.PEs, r.Detail, r.Cycles, r.Seconds, r.Messages, r.Supersteps)
 	fmt.Fprintf(&b, "  throughput %s; the model's T_sys %s; simulation/model %.2f\n", TEPS(r.TEPS), TEPS(r.ModelTSys), r.Efficiency)
+	if r.ModelPredictedTEPS > 0 {
+		fmt.Fprintf(&b, "  the model predicts %s for this design; simulation/prediction %.2f\n", TEPS(r.ModelPredictedTEPS), r.PredictedRatio)
+	}
 	s := r.Stalls
 	total := float64(s.Busy + s.Apply + s.Hazard + s.Scatter + s.Memory + s.Crossbar + s.Network + s.Barrier + s.Done)
 	if total > 0 {
@@ -121,12 +135,16 @@ func (e *evaluator) simulate(in *Simulate) (Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	ps, err := e.profiles(d)
+	if err != nil {
+		return nil, err
+	}
 	pin := e.partitionInput()
 	method, _ := graph.ParsePartitioner(pin.Partitioner)
 	detail, _ := sim.ParseDetail(in.Detail)
 	total := int64(len(steps))
 	setup := &sim.Setup{Board: d.board, Kernel: d.kernel, Graph: d.graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs, Arch: cfg.Arch, Mem: cfg.Mem, PE: d.pe,
-		Partitioner: method, UFactor: pin.UFactor, Packing: cfg.Packing, Filter: cfg.Filter, Seed: in.Seed, Detail: detail, MaxCycles: in.MaxCycles,
+		Partitioner: method, UFactor: pin.UFactor, Packing: cfg.Packing, Filter: cfg.Filter, Seed: in.Seed, Detail: detail, MaxCycles: in.MaxCycles, Profiles: ps,
 		Progress: func(p sim.Progress) {
 			e.progress(Progress{Done: int64(p.Superstep), Total: total, Text: fmt.Sprintf("superstep %d of %d, cycle %s", p.Superstep+1, total, groupDigits(p.Cycle))})
 		}}

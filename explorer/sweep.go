@@ -312,7 +312,7 @@ func (s *sweeper) load(env *sweepEnv, p DesignPoint) error {
 	degrees := model.DegreeCounts(env.graph)
 	env.workloads = map[model.PEDesign]*model.Workload{}
 	for _, d := range []model.PEDesign{model.PEGenerated, model.PEPaper} {
-		env.workloads[d] = newWorkload(env.platform, k, env.graph, d, s.cpe, nil, degrees)
+		env.workloads[d] = newWorkload(env.platform, k, env.graph, d, s.cpe, degrees)
 	}
 	return nil
 }

@@ -129,12 +129,13 @@ type Imbalance struct {
 // SyncCycles returns t_sync in cycles for a configuration: the kernels'
 // pipelines (apply, scatter, gather), the four FIFO and register stages an
 // update and the barrier marker pass between them, the edge memory's
-// latency when the edges live off chip, and, with more than one FPGA, one
-// link traversal for the barrier marker plus one for the first update
-// when the superstep carries messages.
-func (p *Platform) SyncCycles(w *Workload, c Config, messages bool) float64 {
+// latency when memory is true (edges off chip, a superstep that reads
+// them, and a profile that did not follow the words through the memory
+// already), and, with more than one FPGA, one link traversal: the barrier
+// marker's behind the last update.
+func (p *Platform) SyncCycles(w *Workload, c Config, memory bool) float64 {
 	t := float64(w.Latency.Apply + w.Latency.Scatter + w.Latency.Gather + 4)
-	if c.Mem != BRAM {
+	if memory && c.Mem != BRAM {
 		t += math.Round(p.MemLatencySec * p.ClockHz)
 	}
 	if c.FPGAs > 1 {
@@ -250,13 +251,13 @@ func compose(p *Platform, w *Workload, c Config, tsys float64, prof *Profile) Pr
 	}
 	memWords := p.MemBitsPerSec / f / float64(max(p.MemWordBits, 1))
 	nPE := float64(c.FPGAs * c.PEs)
-	pr := Prediction{SweepSeconds: float64(prof.Sweep) / f, SyncSeconds: p.SyncCycles(w, c, true) / f}
+	pr := Prediction{SweepSeconds: float64(prof.Sweep) / f, SyncSeconds: p.SyncCycles(w, c, !prof.MemoryIn) / f}
 	var total StepTime
 	var msgs int64
 	worst := -1.0
 	flows := map[int]float64{} // the network flow of each sender set
 	for i, s := range prof.Steps {
-		st := StepTime{Superstep: i, Messages: s.Messages, MaxEdgesPE: s.MaxEdgesPE, Sync: p.SyncCycles(w, c, s.Messages > 0)}
+		st := StepTime{Superstep: i, Messages: s.Messages, MaxEdgesPE: s.MaxEdgesPE, Sync: p.SyncCycles(w, c, s.Messages > 0 && !prof.MemoryIn)}
 		if s.MeanEdges > 0 {
 			st.MaxEdgesRatio = float64(s.MaxEdges) / s.MeanEdges
 		}

@@ -31,12 +31,16 @@ type lockstep struct {
 	xb    []crossbar
 	lanes [][]lane // per FPGA, per local PE
 	// hz holds, per vertex, the first cycle at which a message for it may
-	// issue (exact detector).
-	hz []float64
+	// issue (exact detector), valid where hzStep is the current superstep's
+	// number (step), so that no superstep has to clear it.
+	hz     []float64
+	hzStep []uint32
+	step   uint32
 	// per item: the sender's local lists, grouped by PE
 	cnt   []int32
 	start []int32
 	hit   []int
+	hitF  [][]int // hit by FPGA
 	dst   []uint32
 	needs []bool
 }
@@ -84,12 +88,10 @@ type lane struct {
 func newLockstep(w *profiler) *lockstep {
 	nP := w.part.PEs
 	lk := &lockstep{w: w, xb: make([]crossbar, w.nF), cnt: make([]int32, w.nPE), start: make([]int32, w.nPE+1),
-		needs: make([]bool, w.nF)}
+		needs: make([]bool, w.nF), hitF: make([][]int, w.nF)}
 	if w.opt.Hazard.Hold > 1 && w.opt.Hazard.Slots == 0 {
 		lk.hz = make([]float64, w.g.NumVertices())
-		for v := range lk.hz {
-			lk.hz[v] = never
-		}
+		lk.hzStep = make([]uint32, w.g.NumVertices())
 	}
 	for f := 0; f < w.nF; f++ {
 		ls := make([]lane, nP)
@@ -112,6 +114,7 @@ const never = -1e18
 
 func (lk *lockstep) reset() {
 	w := lk.w
+	lk.step++
 	for f := range lk.xb {
 		x := &lk.xb[f]
 		x.now, x.items, x.active = -1, 0, x.active[:0]
@@ -143,7 +146,9 @@ func (lk *lockstep) run(senders []uint32) {
 		ready := float64(it.at)
 		if it.barrier {
 			// A barrier marker reaches every PE of every FPGA.
-			lk.hit = lk.hit[:0]
+			for f := range lk.hitF {
+				lk.hitF[f] = lk.hitF[f][:0]
+			}
 			for f := 0; f < w.nF; f++ {
 				w.xbar[f]++
 				lk.move(f, ready)
@@ -155,9 +160,11 @@ func (lk *lockstep) run(senders []uint32) {
 		lk.group(it.u)
 		for f := range lk.needs {
 			lk.needs[f] = f == home || !w.opt.Filter
+			lk.hitF[f] = lk.hitF[f][:0]
 		}
 		for _, q := range lk.hit {
 			lk.needs[q/nP] = true
+			lk.hitF[q/nP] = append(lk.hitF[q/nP], q)
 		}
 		for f, need := range lk.needs {
 			if !need {
@@ -182,6 +189,7 @@ func (lk *lockstep) run(senders []uint32) {
 			w.end[f] = max(w.end[f], ln.last+1, lk.xb[f].now+2, ln.tg+1)
 			w.words[ln.pe] = ln.words
 			w.stall[ln.pe] = ln.stall
+			w.edges[ln.pe] = int64(ln.msgs)
 			sc := float64(max(items, w.edges[ln.pe]))
 			switch {
 			case w.opt.Mem == OffChip:
@@ -192,16 +200,11 @@ func (lk *lockstep) run(senders []uint32) {
 			w.scatter[ln.pe] = sc
 		}
 	}
-	if lk.hz != nil {
-		for _, v := range w.touched {
-			lk.hz[v] = never
-		}
-	}
 }
 
-// group sorts u's neighbours by PE into lk.dst; the list of PE q is
-// lk.dst[lk.start[q]-lk.cnt[q] : lk.start[q]] (in adjacency order), and
-// lk.hit lists the PEs with a non-empty list.
+// group counts u's neighbours per PE (lk.cnt; lk.hit lists the PEs with a
+// non-empty list) and, when the hazard detector needs them, sorts them by
+// PE into lk.dst in adjacency order.
 func (lk *lockstep) group(u uint32) {
 	pe := lk.w.part.PE
 	nbrs := lk.w.g.Neighbors(u)
@@ -212,6 +215,9 @@ func (lk *lockstep) group(u uint32) {
 			lk.hit = append(lk.hit, int(q))
 		}
 		lk.cnt[q]++
+	}
+	if lk.w.opt.Hazard.Hold <= 1 {
+		return
 	}
 	var off int32
 	for _, q := range lk.hit {
@@ -229,13 +235,28 @@ func (lk *lockstep) group(u uint32) {
 	}
 }
 
-// list returns PE q's list of the current item.
-func (lk *lockstep) list(q int) []uint32 {
-	n := lk.cnt[q]
-	if n == 0 {
-		return nil
+// edges is one PE's share of an item: n edges, and their destinations
+// when the hazard detector needs them.
+type edges struct {
+	n   int
+	dst []uint32
+}
+
+// slice returns edges lo to hi.
+func (e edges) slice(lo, hi int) edges {
+	if e.dst == nil {
+		return edges{n: hi - lo}
 	}
-	return lk.dst[lk.start[q]-n : lk.start[q]]
+	return edges{n: hi - lo, dst: e.dst[lo:hi]}
+}
+
+// list returns PE q's list of the current item.
+func (lk *lockstep) list(q int) edges {
+	n := int(lk.cnt[q])
+	if n == 0 || lk.w.opt.Hazard.Hold <= 1 {
+		return edges{n: n}
+	}
+	return edges{n: n, dst: lk.dst[int(lk.start[q])-n : lk.start[q]]}
 }
 
 // move moves one item, ready at cycle ready, through FPGA f's crossbar
@@ -251,10 +272,7 @@ func (lk *lockstep) move(f int, ready float64) {
 	// Lanes with a list that were not active took every item so far in
 	// the cycle after its move.
 	base := f * len(lanes)
-	for _, q := range lk.hit {
-		if q/len(lanes) != f {
-			continue
-		}
+	for _, q := range lk.hitF[f] {
 		ln := &lanes[q-base]
 		if !ln.active {
 			for i := range ln.taken {
@@ -296,10 +314,10 @@ func (lk *lockstep) move(f int, ready float64) {
 //     to be unpacked, and takes the next item in the cycle of the last
 //     request; each word arrives after the memory latency and is
 //     unpacked in order, one edge per cycle.
-func (lk *lockstep) take(ln *lane, t float64, nbrs []uint32, slot int) {
+func (lk *lockstep) take(ln *lane, t float64, nbrs edges, slot int) {
 	s := max(t+1, ln.last+1, ln.free)
 	ln.taken[slot], ln.last = s, s
-	if len(nbrs) == 0 {
+	if nbrs.n == 0 {
 		return
 	}
 	opt := &lk.w.opt
@@ -317,16 +335,16 @@ func (lk *lockstep) take(ln *lane, t float64, nbrs []uint32, slot int) {
 }
 
 // request issues the words of a list taken at cycle s and unpacks them.
-func (lk *lockstep) request(ln *lane, s float64, nbrs []uint32) {
+func (lk *lockstep) request(ln *lane, s float64, nbrs edges) {
 	opt := &lk.w.opt
 	epw := opt.EdgesPerWord
 	r := s
-	for lo := 0; lo < len(nbrs); lo += epw {
+	for lo := 0; lo < nbrs.n; lo += epw {
 		i := int(ln.words % int64(opt.InFlight))
 		r = max(r+1, ln.popped[i])
 		pop := max(r+float64(opt.MemLatency), ln.walkEnd+1)
 		ln.popped[i] = pop
-		lk.walk(ln, pop, nbrs[lo:min(lo+epw, len(nbrs))])
+		lk.walk(ln, pop, nbrs.slice(lo, min(lo+epw, nbrs.n)))
 		ln.words++
 	}
 	ln.free = r
@@ -334,21 +352,27 @@ func (lk *lockstep) request(ln *lane, s float64, nbrs []uint32) {
 
 // walk reads the edges of nbrs one per cycle from cycle first on into the
 // message FIFO, and gathers them.
-func (lk *lockstep) walk(ln *lane, first float64, nbrs []uint32) {
+func (lk *lockstep) walk(ln *lane, first float64, nbrs edges) {
 	w := lk.w
+	hazards := w.opt.Hazard.Hold > 1
 	hold := float64(w.opt.Hazard.Hold)
 	lat := float64(w.opt.ScatterLatency)
 	tw := first - 1
-	for _, v := range nbrs {
+	flow := 0 // messages in a row that gather took as they arrived
+	for j := 0; j < nbrs.n; j++ {
 		tw++
 		if ln.msgs >= ln.msgSlots {
 			tw = max(tw, ln.issued[(ln.msgs-ln.msgSlots)%msgRing])
 		}
 		tg := max(tw+lat, ln.tg+1, ln.gather)
-		if hold > 1 {
+		if hazards {
+			v := nbrs.dst[j]
 			var h *float64
 			if lk.hz != nil {
 				h = &lk.hz[v]
+				if lk.hzStep[v] != lk.step {
+					lk.hzStep[v], *h = lk.step, never
+				}
 			} else {
 				h = &ln.slots[int(w.part.Local[v])%len(ln.slots)]
 			}
@@ -361,6 +385,22 @@ func (lk *lockstep) walk(ln *lane, first float64, nbrs []uint32) {
 		ln.issued[ln.msgs%msgRing] = tg
 		ln.msgs++
 		ln.tg = tg
+		if flow++; tg != tw+lat {
+			flow = 0
+		}
+		if !hazards && flow > w.opt.ScatterLatency && j+1 < nbrs.n {
+			// Gather has kept up for longer than the scatter kernel's
+			// depth: neither it nor the message FIFO can hold the walker
+			// again, and the rest of the list flows one edge per cycle.
+			rest := nbrs.n - j - 1
+			for k := max(0, rest-msgRing); k < rest; k++ {
+				ln.issued[(ln.msgs+k)%msgRing] = tw + 1 + float64(k) + lat
+			}
+			ln.msgs += rest
+			tw += float64(rest)
+			ln.tg = tw + lat
+			break
+		}
 	}
 	ln.walkEnd = tw
 }

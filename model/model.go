@@ -151,10 +151,29 @@ type Workload struct {
 	Profiles *Profiles
 	Ctx      context.Context
 
-	// cache memoises the degree-histogram sums, which dominate the cost of
-	// an evaluation; sweeps share one Workload between goroutines.
-	mu    sync.Mutex
-	cache map[[2]int]float64
+	// spreads memoises the degree-histogram sums, which dominate the cost
+	// of an evaluation; sweeps share one Workload between goroutines, and
+	// copies of a workload (WithProfiles) share it too. NewWorkload sets
+	// it; without, the sums are not memoised.
+	spreads *spreadMemo
+}
+
+type spreadMemo struct {
+	mu sync.Mutex
+	m  map[int]float64
+}
+
+// WithProfiles returns a copy of the workload with other profiles, and
+// the supersteps of their activity; nil profiles give the workload as the
+// four limits see it, without supersteps, so that the optimiser chooses
+// on T_sys.
+func (w *Workload) WithProfiles(ps *Profiles) *Workload {
+	v := *w
+	v.Profiles, v.Supersteps = nil, nil
+	if ps != nil {
+		v.Attach(ps)
+	}
+	return &v
 }
 
 // KernelLatency is the pipeline depth of each kernel in cycles.
@@ -173,10 +192,12 @@ func (w *Workload) context() context.Context {
 // vertices, when every vertex's out-neighbours fall at random into n
 // groups: sum over v of n * (1 - (1-1/n)^deg(v)). It is memoised per n.
 func (w *Workload) spread(n int) float64 {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if v, ok := w.cache[[2]int{0, n}]; ok {
-		return v
+	if m := w.spreads; m != nil {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if v, ok := m.m[n]; ok {
+			return v
+		}
 	}
 	q := 1 - 1/float64(n)
 	sum := 0.0
@@ -185,10 +206,9 @@ func (w *Workload) spread(n int) float64 {
 			sum += float64(dc[1]) * float64(n) * (1 - math.Pow(q, float64(dc[0])))
 		}
 	}
-	if w.cache == nil {
-		w.cache = map[[2]int]float64{}
+	if m := w.spreads; m != nil {
+		m.m[n] = sum
 	}
-	w.cache[[2]int{0, n}] = sum
 	return sum
 }
 

@@ -153,7 +153,7 @@ func Optimise(p *Platform, w *Workload, base Config) (Choice, error) {
 	}
 	chosen, chosenPred := choose(p, w, base, loF, hiF, loP, maxP, best, pd)
 	if pd != nil && pd.err != nil {
-		if errors.Is(pd.err, context.Canceled) || errors.Is(pd.err, context.DeadlineExceeded) {
+		if errors.Is(pd.err, context.Canceled) || errors.Is(pd.err, context.DeadlineExceeded) || errors.Is(pd.err, ErrNotCached) {
 			return ch, pd.err
 		}
 		// No prediction (the partitioner failed): choose on the bound.
@@ -161,13 +161,22 @@ func Optimise(p *Platform, w *Workload, base Config) (Choice, error) {
 		pd = nil
 		chosen, chosenPred = choose(p, w, base, loF, hiF, loP, maxP, best, nil)
 	}
-	for i := range ch.Curve {
-		if ch.Curve[i].PEs == chosen.PEs {
+	if pd != nil && chosen.PEs != maxP {
+		// The curve over nF at the chosen nP, where the prediction chose
+		// fewer PEs than fit.
+		ch.Curve = ch.Curve[:0]
+		for nF := loF; nF <= hiF; nF++ {
 			c := base
-			c.FPGAs, c.PEs = ch.Curve[i].FPGAs, chosen.PEs
-			if r, err := Evaluate(p, w, c); err == nil {
-				pd.mark(&ch.Curve[i], r)
-			}
+			c.FPGAs, c.PEs = nF, chosen.PEs
+			r, err := Evaluate(p, w, c)
+			ch.Curve = append(ch.Curve, point(r, err == nil))
+		}
+	}
+	for i := range ch.Curve {
+		c := base
+		c.FPGAs, c.PEs = ch.Curve[i].FPGAs, ch.Curve[i].PEs
+		if r, err := Evaluate(p, w, c); err == nil {
+			pd.mark(&ch.Curve[i], r)
 		}
 	}
 	for nP := 1; nP <= maxP; nP++ {
@@ -188,10 +197,11 @@ func Optimise(p *Platform, w *Workload, base Config) (Choice, error) {
 }
 
 // choose returns the best fitting design point in the ranges: on the
-// prediction when pd is set, else on T_sys. Since no prediction is above
-// its T_sys, the points are predicted in descending T_sys order until
-// T_sys falls below the best prediction so far. start is the best of the
-// nF curve, which fits.
+// prediction when pd is set, else on T_sys. No prediction is above its
+// T_sys, so the points are predicted in descending T_sys order until T_sys
+// falls below the best prediction so far: a profile costs about as much as
+// the reference run's supersteps, and most points cannot win. start is the
+// best of the nF curve, which fits.
 func choose(p *Platform, w *Workload, base Config, loF, hiF, loP, hiP int, start Result, pd *predictor) (Result, *Prediction) {
 	var all []Result
 	for nF := loF; nF <= hiF; nF++ {
@@ -279,8 +289,8 @@ func explain(p *Platform, ch Choice, maxP int) []string {
 		}
 	}
 	if b.PEs < maxP {
-		if ch.Prediction != nil {
-			why = append(why, fmt.Sprintf("%d PEs per FPGA predict more than %d (%d fit)", b.PEs, maxP, maxP))
+		if at := pePoint(ch.PECurve, maxP); ch.Prediction != nil && at != nil && at.Predicted != nil {
+			why = append(why, fmt.Sprintf("%d PEs per FPGA are predicted %.0f %% faster than %d, the most that fit", b.PEs, 100*(ch.Prediction.TEPS / *at.Predicted - 1), maxP))
 		} else {
 			why = append(why, fmt.Sprintf("%d PEs per FPGA keep T_sys (%d fit): fewer PEs save power while %s binds", b.PEs, maxP, LimitTitle(b.Binding)))
 		}
@@ -298,6 +308,16 @@ func explain(p *Platform, ch Choice, maxP int) []string {
 		why = append(why, "no limit applies")
 	}
 	return why
+}
+
+// pePoint returns the point of the nP curve with nP PEs.
+func pePoint(curve []Point, nP int) *Point {
+	for i := range curve {
+		if curve[i].PEs == nP && curve[i].Fits {
+			return &curve[i]
+		}
+	}
+	return nil
 }
 
 // LimitTitle names a limit in words.

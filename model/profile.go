@@ -50,6 +50,10 @@ type Profile struct {
 	// Steps holds one entry per superstep of the activity; supersteps
 	// with the same senders share their work.
 	Steps []StepWork
+	// MemoryIn says that End includes the edge memory's latency (the
+	// lockstep recursion with edges off chip follows every word through
+	// the memory), which t_sync then leaves out.
+	MemoryIn bool
 }
 
 // StepWork is one superstep's work. Cycles count from the start of the
@@ -120,7 +124,7 @@ func NewProfile(g *graph.Graph, part *graph.Partition, act *Activity, opt Profil
 	}
 	opt.EdgesPerWord = max(opt.EdgesPerWord, 1)
 	opt.InFlight = max(opt.InFlight, 1)
-	pr := &Profile{FPGAs: part.FPGAs, PEs: part.PEs, Options: opt}
+	pr := &Profile{FPGAs: part.FPGAs, PEs: part.PEs, Options: opt, MemoryIn: opt.Arch == GraVFM && opt.Mem == OffChip}
 	for q, m := range part.Members {
 		if n := int64(len(m)) + 1; n > pr.Sweep {
 			pr.Sweep, pr.SweepPE = n, q
@@ -181,11 +185,11 @@ func newProfiler(g *graph.Graph, part *graph.Partition, opt ProfileOptions) *pro
 // step computes the work of one superstep whose senders are given.
 func (w *profiler) step(senders []uint32) StepWork {
 	w.reset()
-	w.receive(senders)
 	if w.opt.Arch == GraVF {
+		w.receive(senders)
 		w.unicast(senders)
 	} else {
-		w.lk.run(senders)
+		w.lk.run(senders) // counts every PE's messages as it walks them
 	}
 	return w.collect()
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -18,14 +19,32 @@ type Profiles struct {
 	g    *graph.Graph
 	act  *Activity
 	part graph.PartitionOptions // FPGAs and PEs are set per request
+	// cachedOnly makes Get fail with ErrNotCached instead of computing.
+	cachedOnly bool
+	shared     *profilesState
+}
 
+// profilesState is what Profiles and its views share.
+type profilesState struct {
 	mu       sync.Mutex
 	profiles map[profileKey]*profileEntry
 	// parts keeps the most recent partitions (each costs about 10 bytes
 	// per vertex), so that the variants of one design point (memory,
 	// filter, PE design) partition once.
 	parts []*graph.Partition
+	// family holds the profiles of the same activity under every
+	// partitioner (With).
+	family *family
 }
+
+type family struct {
+	mu sync.Mutex
+	m  map[graph.PartitionOptions]*Profiles
+}
+
+// ErrNotCached is Get's error for a profile that a cached-only view
+// (CachedOnly) would have to compute.
+var ErrNotCached = errors.New("profile not computed yet")
 
 type profileKey struct {
 	nF, nP int
@@ -44,7 +63,20 @@ const keptPartitions = 4
 // NewProfiles prepares the profiles of activity act on graph g, with
 // graphs partitioned as part says (its FPGAs and PEs are ignored).
 func NewProfiles(g *graph.Graph, act *Activity, part graph.PartitionOptions) *Profiles {
-	return &Profiles{g: g, act: act, part: part, profiles: map[profileKey]*profileEntry{}}
+	part.FPGAs, part.PEs = 0, 0
+	fam := &family{m: map[graph.PartitionOptions]*Profiles{}}
+	ps := &Profiles{g: g, act: act, part: part, shared: &profilesState{profiles: map[profileKey]*profileEntry{}, family: fam}}
+	fam.m[part] = ps
+	return ps
+}
+
+// CachedOnly returns a view of the same profiles whose Get never
+// computes: it fails with ErrNotCached for a profile not computed yet. A
+// front end uses it to tell whether an evaluation is quick.
+func (ps *Profiles) CachedOnly() *Profiles {
+	v := *ps
+	v.cachedOnly = true
+	return &v
 }
 
 // Activity returns the activity the profiles describe.
@@ -58,26 +90,50 @@ func (ps *Profiles) Partitioner() graph.Partitioner {
 	return ps.part.Method
 }
 
-// With returns profiles of the same graph and activity under another
-// partitioner (no profile is shared with ps).
+// With returns the profiles of the same graph and activity under another
+// partitioner; asking twice returns the same profiles.
 func (ps *Profiles) With(method graph.Partitioner) *Profiles {
 	o := ps.part
 	o.Method = method
-	return NewProfiles(ps.g, ps.act, o)
+	fam := ps.shared.family
+	fam.mu.Lock()
+	defer fam.mu.Unlock()
+	sib, ok := fam.m[o]
+	if !ok {
+		sib = &Profiles{g: ps.g, act: ps.act, part: o, shared: &profilesState{profiles: map[profileKey]*profileEntry{}, family: fam}}
+		fam.m[o] = sib
+	}
+	if ps.cachedOnly {
+		return sib.CachedOnly()
+	}
+	return sib
 }
 
 // Get returns the profile of nF x nP PEs under opt, computing it (and the
 // partition) the first time.
 func (ps *Profiles) Get(ctx context.Context, nF, nP int, opt ProfileOptions) (*Profile, error) {
 	key := profileKey{nF, nP, opt}
-	ps.mu.Lock()
-	e, ok := ps.profiles[key]
+	st := ps.shared
+	st.mu.Lock()
+	e, ok := st.profiles[key]
 	if !ok {
+		if ps.cachedOnly {
+			st.mu.Unlock()
+			return nil, ErrNotCached
+		}
 		e = &profileEntry{done: make(chan struct{})}
-		ps.profiles[key] = e
+		st.profiles[key] = e
 	}
-	ps.mu.Unlock()
+	st.mu.Unlock()
 	if ok {
+		if ps.cachedOnly {
+			select {
+			case <-e.done:
+				return e.p, e.err
+			default:
+				return nil, ErrNotCached
+			}
+		}
 		select {
 		case <-e.done:
 			return e.p, e.err
@@ -93,9 +149,9 @@ func (ps *Profiles) Get(ctx context.Context, nF, nP int, opt ProfileOptions) (*P
 	}
 	if ctx.Err() != nil {
 		// A cancelled computation is not remembered.
-		ps.mu.Lock()
-		delete(ps.profiles, key)
-		ps.mu.Unlock()
+		st.mu.Lock()
+		delete(st.profiles, key)
+		st.mu.Unlock()
 	}
 	close(e.done)
 	return e.p, e.err
@@ -103,32 +159,41 @@ func (ps *Profiles) Get(ctx context.Context, nF, nP int, opt ProfileOptions) (*P
 
 // partition returns the partition for nF x nP, reusing a recent one.
 func (ps *Profiles) partition(ctx context.Context, nF, nP int) (*graph.Partition, error) {
-	ps.mu.Lock()
-	for _, p := range ps.parts {
+	st := ps.shared
+	st.mu.Lock()
+	for _, p := range st.parts {
 		if p.FPGAs == nF && p.PEs == nP {
-			ps.mu.Unlock()
+			st.mu.Unlock()
 			return p, nil
 		}
 	}
-	ps.mu.Unlock()
+	st.mu.Unlock()
 	o := ps.part
 	o.FPGAs, o.PEs = nF, nP
 	p, err := graph.NewPartition(ctx, ps.g, o)
 	if err != nil {
 		return nil, fmt.Errorf("partition for the prediction: %w", err)
 	}
-	ps.mu.Lock()
-	ps.parts = append(ps.parts, p)
-	if len(ps.parts) > keptPartitions {
-		ps.parts = ps.parts[1:]
-	}
-	ps.mu.Unlock()
+	ps.Use(p)
 	return p, nil
+}
+
+// Use gives the profiles a partition made elsewhere (the simulator's),
+// so that they do not make it again; it must be the partition the
+// profiles' partitioner makes.
+func (ps *Profiles) Use(p *graph.Partition) {
+	st := ps.shared
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.parts = append(st.parts, p)
+	if len(st.parts) > keptPartitions {
+		st.parts = st.parts[1:]
+	}
 }
 
 // Len returns the number of profiles computed so far.
 func (ps *Profiles) Len() int {
-	ps.mu.Lock()
-	defer ps.mu.Unlock()
-	return len(ps.profiles)
+	ps.shared.mu.Lock()
+	defer ps.shared.mu.Unlock()
+	return len(ps.shared.profiles)
 }

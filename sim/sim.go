@@ -75,6 +75,10 @@ type Setup struct {
 	Progress  func(Progress)
 	// Listener observes the run (trace recording).
 	Listener Listener
+	// Profiles, when set, holds the reference run's activity for the
+	// model's prediction (model.NewProfiles), which the result then
+	// reports beside T_sys; without it the result has T_sys only.
+	Profiles *model.Profiles
 
 	partition *graph.Partition
 }
@@ -144,6 +148,12 @@ type Result struct {
 	// Efficiency = TEPS / ModelTSys.
 	ModelTSys  float64 `json:"model_tsys"`
 	Efficiency float64 `json:"efficiency"`
+	// ModelPredictedTEPS is the model's prediction for the same design
+	// (model.Predict: the partition, the reference run's supersteps, the
+	// lockstep broadcast, hazards, links, sweeps and t_sync), 0 when the
+	// setup had no Profiles; PredictedRatio = TEPS / ModelPredictedTEPS.
+	ModelPredictedTEPS float64 `json:"model_predicted_teps"`
+	PredictedRatio     float64 `json:"predicted_ratio,omitempty"`
 	// ResultSHA256 is the SHA-256 of the final states as `gravf-tui ref`
 	// writes them.
 	ResultSHA256 string        `json:"result_sha256"`
@@ -240,7 +250,7 @@ func Run(ctx context.Context, s *Setup) (*Result, error) {
 	res.Wall = time.Since(start)
 	res.WallSeconds = res.Wall.Seconds()
 	res.Params = p
-	if err := finish(s, res); err != nil {
+	if err := finish(ctx, s, res); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -271,8 +281,8 @@ func linkStats(r *Result, links []*link, pairWords float64) {
 }
 
 // finish fills the derived figures: seconds, TEPS, stall sums, the result
-// hash and the model's T_sys.
-func finish(s *Setup, r *Result) error {
+// hash, the model's T_sys and, with the setup's profiles, its prediction.
+func finish(ctx context.Context, s *Setup, r *Result) error {
 	r.Seconds = float64(r.Cycles) / s.Board.ClockHz()
 	if r.Seconds > 0 {
 		r.TEPS = float64(r.Messages) / r.Seconds
@@ -303,12 +313,28 @@ func finish(s *Setup, r *Result) error {
 	p.MaxPEs = 0 // the simulator may run any nP the user asks for
 	cpe, src := p.CPEFor(s.Kernel.Spec.Name, s.PE)
 	w := model.NewWorkload(s.Kernel, s.Graph, cpe, src, nil)
+	w.PE = s.PE
 	mr, err := model.Evaluate(p, w, model.Config{FPGAs: s.FPGAs, PEs: s.PEs, Arch: s.Arch, Mem: s.Mem, Packing: s.Packing, Filter: s.Filter})
-	if err == nil || errors.Is(err, model.ErrCapacity) {
-		r.ModelTSys = mr.TSys
-		if mr.TSys > 0 {
-			r.Efficiency = r.TEPS / mr.TSys
-		}
+	if err != nil && !errors.Is(err, model.ErrCapacity) {
+		return nil
+	}
+	r.ModelTSys = mr.TSys
+	if mr.TSys > 0 {
+		r.Efficiency = r.TEPS / mr.TSys
+	}
+	if s.Profiles == nil {
+		return nil
+	}
+	ps := s.Profiles.With(s.Partitioner)
+	ps.Use(s.partition)
+	w.Attach(ps)
+	pr, err := model.PredictContext(ctx, p, w, mr)
+	if err != nil {
+		return fmt.Errorf("the model's prediction: %w", err)
+	}
+	r.ModelPredictedTEPS = pr.TEPS
+	if pr.TEPS > 0 {
+		r.PredictedRatio = r.TEPS / pr.TEPS
 	}
 	return nil
 }

@@ -3,11 +3,14 @@ package main
 import (
 	"context"
 	"errors"
+	"os"
+	"os/signal"
 
 	"github.com/gravf-tui/gravf-tui/explorer"
 	"github.com/gravf-tui/gravf-tui/gen"
 
 	"github.com/gravf-tui/gravf-tui/boards"
+	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
 	"github.com/spf13/cobra"
@@ -74,7 +77,7 @@ func (f *modelFlags) platform(cost *kernel.PECost) (*boards.Board, *model.Platfo
 func newModelCmd() *cobra.Command {
 	var mf modelFlags
 	var gf graphFlags
-	var kname string
+	var kname, partition string
 	var params []string
 	var asJSON, noLatency bool
 	cmd := &cobra.Command{
@@ -82,11 +85,14 @@ func newModelCmd() *cobra.Command {
 		Short: "Evaluate the analytical performance model and choose nF and nP",
 		Long: `model evaluates the four throughput limits of GraVF-M (or GraVF): the PEs,
 the off-chip memory, the network interface and the network; T_sys is their
-minimum. With --fpgas 0 or --pes 0 it chooses the design with the highest
-T_sys over every nF and nP that fit, fewer FPGAs and then fewer PEs winning
-ties (the paper's rule where T_sys only grows with nP; when memory binds,
-fewer PEs can be faster). The curves over nF and nP are always printed, with
-recommendations in plain words.
+minimum, the paper's bound. It then runs the BSP reference engine once and
+predicts the run time superstep by superstep on the partition (--partition):
+the most loaded PE, the lockstep broadcast, gather hazards, the links, the
+apply sweeps and t_sync, with where the time goes; the prediction is never
+above T_sys. With --fpgas 0 or --pes 0 it chooses the design with the
+highest prediction over every nF and nP that fit (the highest T_sys with
+--no-latency), fewer FPGAs and then fewer PEs winning ties. The curves over
+nF and nP are always printed with both, with recommendations in plain words.
 
 ` + explorer.LatencyNote,
 		Args: cobra.NoArgs,
@@ -107,19 +113,23 @@ recommendations in plain words.
 			if err != nil {
 				return err
 			}
-			var steps []kernel.Superstep
+			method, err := graph.ParsePartitioner(partition)
+			if err != nil {
+				return usageError{err}
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			var ps *model.Profiles
 			if !noLatency {
-				res, err := kernel.Run(context.Background(), k, g, kernel.RunOptions{})
-				if err != nil {
+				if ps, err = explorer.NewPredictionProfiles(ctx, k, g, graph.PartitionOptions{Method: method, Seed: 1}); err != nil {
 					return err
 				}
-				steps = res.Supersteps
 			}
 			pe, err := mf.peDesign()
 			if err != nil {
 				return err
 			}
-			out, err := explorer.EvaluateModel(p, k, g, cfg, pe, mf.cpe, steps)
+			out, err := explorer.EvaluateModel(ctx, p, k, g, cfg, pe, mf.cpe, ps)
 			if err != nil {
 				return asUsage(err)
 			}
@@ -135,7 +145,8 @@ recommendations in plain words.
 	cmd.Flags().StringVar(&kname, "kernel", "", "kernel: a built-in name or a folder with kernel.toml")
 	cmd.Flags().StringArrayVar(&params, "param", nil, "kernel parameter name=value; repeatable")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
-	cmd.Flags().BoolVar(&noLatency, "no-latency", false, "skip the reference run that feeds the latency-aware prediction")
+	cmd.Flags().StringVar(&partition, "partition", "greedy", "partitioner the prediction uses: robin, greedy, greedy-sorted or metis")
+	cmd.Flags().BoolVar(&noLatency, "no-latency", false, "skip the reference run that feeds the prediction (the optimiser then chooses on T_sys)")
 	return cmd
 }
 

@@ -38,7 +38,8 @@ func newSimCmd() *cobra.Command {
 		Short: "Simulate the generated architecture on a graph",
 		Long: `sim runs the architecture that the RTL generator builds on a real graph and
 reports cycles, throughput, per-superstep times, the stall breakdown of every
-PE and the utilisation of every link, next to the model's T_sys.
+PE and the utilisation of every link, next to the model's T_sys (its bound)
+and its prediction for the same design (model_predicted_teps).
 
 --detail cycle steps every unit every clock cycle (the generated RTL agrees
 with it); --detail fast (the default) accounts for each superstep's work in
@@ -71,9 +72,17 @@ states are checked against nothing here; result_sha256 equals the SHA-256 of
 			if err != nil {
 				return err
 			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			// The reference run's activity feeds the model's prediction
+			// beside the simulation (and its choice of the design).
+			ps, err := explorer.NewPredictionProfiles(ctx, k, g, graph.PartitionOptions{Method: part, Seed: sf.seed})
+			if err != nil {
+				return err
+			}
 			if cfg.FPGAs == 0 || cfg.PEs == 0 {
 				// Let the model choose what the user left open.
-				out, err := explorer.EvaluateModel(p, k, g, cfg, pe, mf.cpe, nil)
+				out, err := explorer.EvaluateModel(ctx, p, k, g, cfg, pe, mf.cpe, ps)
 				if err != nil {
 					return asUsage(err)
 				}
@@ -83,10 +92,8 @@ states are checked against nothing here; result_sha256 equals the SHA-256 of
 			if b.MaxFPGAs > 0 && cfg.FPGAs > b.MaxFPGAs {
 				return usagef("--fpgas %d: %s has at most %d FPGAs", cfg.FPGAs, b.Name, b.MaxFPGAs)
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-			defer stop()
 			setup := &sim.Setup{Board: b, Kernel: k, Graph: g, FPGAs: cfg.FPGAs, PEs: cfg.PEs, Arch: cfg.Arch, Mem: cfg.Mem, PE: pe,
-				Partitioner: part, Packing: cfg.Packing, Filter: cfg.Filter, Seed: sf.seed, Detail: detail, MaxCycles: sf.maxCycles}
+				Partitioner: part, Packing: cfg.Packing, Filter: cfg.Filter, Seed: sf.seed, Detail: detail, MaxCycles: sf.maxCycles, Profiles: ps}
 			prog := newProgress(cmd.ErrOrStderr())
 			setup.Progress = prog.report
 			finishTrace, err := attachTrace(setup, sf, g)
@@ -164,6 +171,9 @@ func printSim(w io.Writer, s *sim.Setup, r *sim.Result) {
 	fmt.Fprintf(w, "  cycles      %d (%.6g s at %.1f MHz)\n", r.Cycles, r.Seconds, s.Board.ClockMHz)
 	fmt.Fprintf(w, "  messages    %d over %d supersteps\n", r.Messages, r.Supersteps)
 	fmt.Fprintf(w, "  throughput  %s; the model's T_sys %s; simulation/model %.2f\n", explorer.TEPS(r.TEPS), explorer.TEPS(r.ModelTSys), r.Efficiency)
+	if r.ModelPredictedTEPS > 0 {
+		fmt.Fprintf(w, "  predicted   %s by the model for this design; simulation/prediction %.2f\n", explorer.TEPS(r.ModelPredictedTEPS), r.PredictedRatio)
+	}
 	fmt.Fprintf(w, "  result      sha256 %s\n", r.ResultSHA256)
 	fmt.Fprintln(w)
 	total := float64(r.Cycles) * float64(len(r.PerPE))
