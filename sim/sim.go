@@ -216,8 +216,15 @@ func Run(ctx context.Context, s *Setup) (*Result, error) {
 	start := time.Now()
 	var res *Result
 	switch {
+	case s.Detail == Fast && s.Arch == model.GraVFM:
+		f := newFastM(ctx, s, p)
+		ref, err := f.run(ctx)
+		if err != nil {
+			return nil, err
+		}
+		res = f.result(ref)
 	case s.Detail == Fast:
-		f := newFast(s, p)
+		f := newFastG(ctx, s, p)
 		ref, err := f.run(ctx)
 		if err != nil {
 			return nil, err
