@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gravf-tui/gravf-tui/boards"
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/model"
 	"github.com/gravf-tui/gravf-tui/sim"
@@ -268,10 +269,10 @@ func (p *Platform) Check() (string, error) {
 	for _, name := range sortedKeys(p.Set) {
 		bp, ok := BoardParamNamed(name)
 		if !ok {
-			return "set", fmt.Errorf("set: unknown board parameter %q (want one of %s)", name, boardParamList())
+			return "set", fmt.Errorf("set: unknown board parameter %q (want one of %s)", name, boards.ParamNames())
 		}
-		if err := bp.check(p.Set[name]); err != nil {
-			return "set", err
+		if err := bp.Check(p.Set[name]); err != nil {
+			return "set", fmt.Errorf("set: %w", err)
 		}
 	}
 	return "", nil
