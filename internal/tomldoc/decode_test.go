@@ -16,8 +16,8 @@ type component struct {
 
 type device struct {
 	Title string            `toml:"title" check:"required" doc:"what it is"`
-	Parts []component            `toml:"part"`
-	Main  component              `toml:"main" check:"required" doc:"the main part"`
+	Parts []component       `toml:"part"`
+	Main  component         `toml:"main" check:"required" doc:"the main part"`
 	Tags  map[string]int    `toml:"tags"`
 	Extra any               `toml:"extra"`
 	Opt   *struct{ X bool } `toml:"opt"`
