@@ -269,10 +269,10 @@ func (p *Platform) Check() (string, error) {
 	for _, name := range sortedKeys(p.Set) {
 		bp, ok := BoardParamNamed(name)
 		if !ok {
-			return "set", fmt.Errorf("set: unknown board parameter %q (want one of %s)", name, boards.ParamNames())
+			return "set." + name, fmt.Errorf("set: unknown board parameter %q (want one of %s)", name, boards.ParamNames())
 		}
 		if err := bp.Check(p.Set[name]); err != nil {
-			return "set", fmt.Errorf("set: %w", err)
+			return "set." + name, fmt.Errorf("set: %w", err)
 		}
 	}
 	return "", nil
@@ -286,10 +286,10 @@ func (k *Kernel) Check() (string, error) {
 	for _, name := range sortedKeys(k.Widths) {
 		layout, field, ok := strings.Cut(name, ".")
 		if !ok || field == "" || !slices.Contains([]string{"vertex", "update", "message", "edge"}, layout) {
-			return "widths", fmt.Errorf("widths: %q is not layout.field (layout vertex, update, message or edge)", name)
+			return "widths." + name, fmt.Errorf("widths: %q is not layout.field (layout vertex, update, message or edge)", name)
 		}
 		if strings.TrimSpace(k.Widths[name]) == "" {
-			return "widths", fmt.Errorf("widths: %s is empty", name)
+			return "widths." + name, fmt.Errorf("widths: %s is empty", name)
 		}
 	}
 	return "", nil

@@ -18,7 +18,8 @@ type Datetime string
 // DecodeOptions adjust Decode for one table.
 type DecodeOptions struct {
 	// Ignore lists keys of the decoded table that are not fields of the
-	// value (a notebook cell's kind, read before the cell is decoded).
+	// value (a notebook cell's kind, read before the cell is decoded);
+	// hints after an unknown key list them with the fields.
 	Ignore []string
 	// Where names the decoded table in the hint after an unknown key
 	// ("a platform cell"); by default its path, or "the top level".
@@ -91,7 +92,11 @@ func (d *decoder) decodeStruct(n *Node, v reflect.Value) {
 			if n == d.top && slices.Contains(d.opt.Ignore, c.Key) {
 				continue
 			}
-			d.fail(c, "unknown key (known keys %s: %s)", d.where(n), info.known)
+			known := info.known
+			if n == d.top && len(d.opt.Ignore) > 0 {
+				known = strings.Join(slices.Sorted(slices.Values(append(strings.Split(info.known, ", "), d.opt.Ignore...))), ", ")
+			}
+			d.fail(c, "unknown key (known keys %s: %s)", d.where(n), known)
 			continue
 		}
 		d.decode(c, v.Field(info.fields[i].index))

@@ -136,7 +136,7 @@ func TestDecodeOptions(t *testing.T) {
 	}
 	var p component
 	_, errs := d.Decode(d.Root.Get("cell").Elem(0), &p, DecodeOptions{Ignore: []string{"kind"}, Where: "an x cell"})
-	if len(errs) != 1 || errs[0].Error() != "nb.toml:5:1: cell[0].speed: unknown key (known keys of an x cell: count, name, note, rate_mhz, width)" {
+	if len(errs) != 1 || errs[0].Error() != "nb.toml:5:1: cell[0].speed: unknown key (known keys of an x cell: count, kind, name, note, rate_mhz, width)" {
 		t.Errorf("errors %v", errs)
 	}
 }

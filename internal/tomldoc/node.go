@@ -1,6 +1,7 @@
 package tomldoc
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -105,8 +106,13 @@ type Node struct {
 	depth   int
 }
 
-// Entries returns a table's keys in file order.
-func (n *Node) Entries() []*Node { return n.entries }
+// Entries returns a table's keys in file order (none for nil).
+func (n *Node) Entries() []*Node {
+	if n == nil {
+		return nil
+	}
+	return n.entries
+}
 
 // Get returns the entry of a table with the given key, or nil. It may be
 // called on nil (and returns nil), so that lookups chain.
@@ -188,7 +194,29 @@ type Document struct {
 	File string
 	// Root is the top-level table.
 	Root  *Node
+	data  []byte
 	lines []int // offsets of line starts
+	// multiline are the byte ranges of the multi-line strings, in file
+	// order.
+	multiline [][2]int
+}
+
+// CommentLine says whether line l (1-based) holds a comment and nothing
+// else: not a line of a multi-line string that starts with '#'.
+func (d *Document) CommentLine(l int) bool {
+	if l < 1 || l > len(d.lines) {
+		return false
+	}
+	start := d.lines[l-1]
+	end := len(d.data)
+	if l < len(d.lines) {
+		end = d.lines[l]
+	}
+	if !strings.HasPrefix(strings.TrimLeft(string(d.data[start:end]), " \t"), "#") {
+		return false
+	}
+	i, _ := slices.BinarySearchFunc(d.multiline, start, func(r [2]int, off int) int { return r[0] - off })
+	return i == 0 || d.multiline[i-1][1] <= start
 }
 
 // Pos returns the position of a byte offset.
@@ -204,6 +232,9 @@ func (d *Document) position(off int) Pos {
 	}
 	return Pos{Line: lo + 1, Col: off - d.lines[lo] + 1, Offset: off}
 }
+
+// Len is the size of the file in bytes.
+func (d *Document) Len() int { return len(d.data) }
 
 // LineStart returns the offset of the start of line l (1-based), or the
 // length of the file past its last line.

@@ -47,6 +47,7 @@ func Parse(file string, data []byte, lim Limits) (*Document, error) {
 	b := &builder{doc: d, lim: lim}
 	d.Root = &Node{Kind: Table, Index: -1, Pos: Pos{Line: 1}, byKey: map[string]*Node{}, origin: header}
 	b.p.Reset(data)
+	d.data = data
 	cur := d.Root
 	for b.p.NextExpression() {
 		e := b.p.Expression()
@@ -162,6 +163,9 @@ func (b *builder) value(n *Node, v *unstable.Node) *Error {
 		n.Kind, n.Str = String, string(v.Data)
 		n.Raw = string(b.p.Raw(v.Raw))
 		n.ContentPos = b.doc.position(int(v.Raw.Offset) + contentSkip(n.Raw))
+		if strings.Contains(n.Raw, "\n") {
+			b.doc.multiline = append(b.doc.multiline, [2]int{int(v.Raw.Offset), int(v.Raw.Offset) + len(n.Raw)})
+		}
 	case unstable.Bool:
 		n.Kind, n.Bool, n.Raw = Bool, string(v.Data) == "true", string(v.Data)
 	case unstable.Integer:
