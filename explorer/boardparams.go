@@ -1,6 +1,7 @@
 package explorer
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -103,15 +104,42 @@ func applyBoardParams(b *boards.Board, set map[string]float64) (*boards.Board, e
 	for _, name := range sortedKeys(set) {
 		p, ok := BoardParamNamed(name)
 		if !ok {
-			return nil, fmt.Errorf("set: unknown board parameter %q (want one of %s)", name, boardParamList())
+			return nil, &FieldError{Kind: KindPlatform, Key: "set", Err: fmt.Errorf("set: unknown board parameter %q (want one of %s)", name, boardParamList())}
 		}
 		if err := p.check(set[name]); err != nil {
-			return nil, err
+			return nil, &FieldError{Kind: KindPlatform, Key: "set." + name, Err: err}
 		}
 		p.set(&c, set[name])
 	}
 	if err := c.Validate(); err != nil {
-		return nil, fmt.Errorf("board %s with the cell's overrides: %w", b.Name, err)
+		return nil, &FieldError{Kind: KindPlatform, Key: culprit(b, set), Msg: boardProblem(err),
+			Err: fmt.Errorf("board %s with the cell's overrides: %w", b.Name, err)}
 	}
 	return &c, nil
+}
+
+// culprit names the override that breaks the board: the first that fails
+// validation on its own, else the last one.
+func culprit(b *boards.Board, set map[string]float64) string {
+	names := sortedKeys(set)
+	for _, name := range names {
+		c := *b
+		c.Memory = append([]boards.Memory(nil), b.Memory...)
+		p, _ := BoardParamNamed(name)
+		p.set(&c, set[name])
+		if c.Validate() != nil {
+			return "set." + name
+		}
+	}
+	return "set." + names[len(names)-1]
+}
+
+// boardProblem is a board validation error without the file and field it
+// names, for display next to the field that set the value.
+func boardProblem(err error) string {
+	var l boards.ErrorList
+	if errors.As(err, &l) && len(l) == 1 {
+		return l[0].Msg
+	}
+	return err.Error()
 }
