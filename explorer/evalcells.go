@@ -443,7 +443,9 @@ func (e *evaluator) dataset(in *Dataset) (Output, error) {
 	}
 	e.progress(Progress{Text: what})
 	g, err := graph.LoadContext(e.ctx, spec, graph.ReadOptions{Format: format, Directed: in.Directed, Weighted: weighted, RandomWeights: in.RandomWeights, Seed: in.WeightSeed},
-		func(p graph.LoadProgress) { e.progress(Progress{Text: what + ": " + p.Stage, Done: p.Done, Total: p.Total}) })
+		func(p graph.LoadProgress) {
+			e.progress(Progress{Text: what + ": " + p.Stage, Done: p.Done, Total: p.Total})
+		})
 	if err != nil && !isCancel(err) {
 		return nil, fieldErr(KindDataset, "graph", err)
 	}
