@@ -313,7 +313,7 @@ func (c *cellBase) body(w int) []string {
 		lines = append(lines, c.staleLine(out != nil || err != nil)...)
 	}
 	if !c.restored.IsZero() {
-		lines = append(lines, th.dim.Render(fmt.Sprintf("restored: the result of %s, kept beside the notebook (r runs it again)", ago(c.sh.now(), c.restored))))
+		lines = append(lines, th.dim.Render(fmt.Sprintf("restored: run %s and kept beside the notebook (r runs it again)", ago(c.sh.now(), c.restored))))
 	}
 	if err != nil && c.ownErr {
 		for _, l := range wrap("✗ "+errText(err, c.index), w) {

@@ -318,7 +318,7 @@ func (c *datasetCell) output(out explorer.Output, w int) []string {
 		cw := max(1, min(5, (w-18)/len(vals)))
 		spark := sparkline(vals)
 		var wide strings.Builder
-		for _, r := range []rune(spark) {
+		for _, r := range spark {
 			wide.WriteString(strings.Repeat(string(r), cw))
 		}
 		axis := axisLabels(labs, cw)

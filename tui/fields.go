@@ -130,15 +130,6 @@ func mapField(key, label, name, placeholder string, p func(explorer.Input) *map[
 		}}
 }
 
-// withHint returns the field with a hint put before the one it has.
-func (fl field) withHint(h string) field {
-	if fl.hint != "" {
-		h += " · " + fl.hint
-	}
-	fl.hint = h
-	return fl
-}
-
 // fieldMessage is an error as shown next to its field: without the
 // field's name in front (the form shows it already) and in the TUI's own
 // words.

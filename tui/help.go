@@ -245,7 +245,7 @@ func (a *App) shortKeys() []key.Binding {
 	var out []key.Binding
 	// The keys of what is in front of the user (a running job, a trace)
 	// come first, so that a narrow line still shows them.
-	for _, b := range []key.Binding{km.Help, km.Cancel, km.Play, km.StepNext, km.Up, km.Down, km.PageDown, km.FieldUp, km.FieldDown, km.Enter, km.Edit, km.Toggle, km.Next, km.Leave, km.Commit, km.Abort,
+	for _, b := range []key.Binding{km.Help, km.Cancel, km.Play, km.StepNext, km.Up, km.Down, km.FieldUp, km.FieldDown, km.Enter, km.Edit, km.Toggle, km.Next, km.Leave, km.Commit, km.Abort, km.PageDown,
 		typing, km.EditKernel, km.Run, km.Add, km.Undo, km.Save, km.Quit, km.ForceQuit, km.Yes, km.No, km.Confirm, km.Dismiss} {
 		if live[b.Help()] || (b.Help() == km.Help.Help() && a.prompt == nil && !a.tooSmall()) {
 			out = append(out, b)

@@ -143,14 +143,6 @@ func (f *form) has(k string) bool {
 	return false
 }
 
-// holdOf returns why cell i waits ("" when it does not).
-func (a *App) holdOf(i int) string {
-	if i < 0 || i >= len(a.cells) {
-		return ""
-	}
-	return a.cells[i].base().hold
-}
-
 // resultOf returns cell i's current output of type T (nil when it has
 // none, is stale, failed or is held).
 func resultOf[T explorer.Output](a *App, i int) (T, bool) {
