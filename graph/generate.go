@@ -162,10 +162,16 @@ func DefaultGenSpec(kind string) (GenSpec, error) {
 // loops and duplicates included), in draw order, from a stream of their own;
 // a duplicate keeps the smallest of its weights, as Builder does.
 func Generate(spec GenSpec) (*Graph, error) {
+	return generate(spec, nil)
+}
+
+// generate is Generate with progress reports and cancellation.
+func generate(spec GenSpec, wt *watch) (*Graph, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
 	b := NewBuilder(spec.numVertices(), spec.Directed, spec.MaxWeight > 0)
+	b.watch = wt
 	w := newGenWeigher(spec.Seed, spec.MaxWeight)
 	r := rand.NewPCG(spec.Seed, genStreamTopology)
 	switch spec.Kind {
@@ -180,7 +186,16 @@ func Generate(spec GenSpec) (*Graph, error) {
 	case KindGrid:
 		genGrid(spec, b, r, w)
 	}
+	if err := wt.failed(); err != nil {
+		return nil, err
+	}
 	return b.Build(spec.String())
+}
+
+// drawn reports the progress of a generator that made i of m draws; it
+// returns false once the load is cancelled.
+func (b *Builder) drawn(i, m int) bool {
+	return i%tick != 0 || b.watch.at("drawing edges", int64(i), int64(m))
 }
 
 // The second PCG seed word of each random stream. Separate streams keep the
@@ -252,7 +267,10 @@ func genUniform(s GenSpec, b *Builder, r *rand.PCG, w *genWeigher) {
 	m := int(uniformDraws(s))
 	n := uint64(s.V)
 	b.Grow(m)
-	for range m {
+	for i := range m {
+		if !b.drawn(i, m) {
+			return
+		}
 		u := pcgBounded(r, n)
 		v := pcgBounded(r, n)
 		b.AddEdge(uint32(u), uint32(v), w.next())
@@ -288,7 +306,10 @@ func genRMAT(s GenSpec, b *Builder, r *rand.PCG, w *genWeigher) {
 	}
 	b.Grow(m)
 	pairs, odd := scale/2, scale%2 == 1
-	for range m {
+	for i := range m {
+		if !b.drawn(i, m) {
+			return
+		}
 		var u, v uint64
 		for range pairs {
 			x := r.Uint64()
@@ -316,6 +337,9 @@ func genLayered(s GenSpec, b *Builder, r *rand.PCG, w *genWeigher) {
 	width, depth, extra := uint64(s.Width), uint64(s.Depth), s.Extra
 	b.Grow(int(layeredDraws(s)))
 	for i := range depth {
+		if !b.watch.at("drawing edges", int64(i), int64(depth)) {
+			return
+		}
 		base := i * width
 		for j := range width {
 			u := uint32(base + j)
@@ -364,6 +388,9 @@ func genGrid(s GenSpec, b *Builder, r *rand.PCG, w *genWeigher) {
 	drop, diag := pcgProbThreshold(s.Drop), pcgProbThreshold(s.Diag)
 	b.Grow(2 * rows * cols)
 	for y := range rows {
+		if !b.watch.at("drawing edges", int64(y), int64(rows)) {
+			return
+		}
 		for x := range cols {
 			u := uint32(y*cols + x)
 			if x+1 < cols && r.Uint64()>>11 >= drop {
