@@ -185,6 +185,9 @@ func (in *inputs) measure(ctx context.Context) (*Measurement, error) {
 	if fast.Messages != cyc.Messages {
 		return nil, fmt.Errorf("%s: fast detail counts %d messages, cycle detail %d", p.Name(), fast.Messages, cyc.Messages)
 	}
+	if math.IsInf(m.TSys, 0) || math.IsNaN(m.TSys) {
+		m.TSys = 0 // no limit binds (JSON has no infinity)
+	}
 	m.compareSteps(cyc.PerSuperstep, fast.PerSuperstep)
 	if pr, ok, err := in.predict(ref.Supersteps); err != nil {
 		return nil, fmt.Errorf("%s: model: %w", p.Name(), err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/signal"
@@ -17,7 +18,7 @@ type validateFlags struct {
 	kernels, classes, boards, mems, archs, pes []string
 	fpgas, pesPer                              []int
 	ci, list, points, asJSON                   bool
-	datasets                                   string
+	datasets, from                             string
 	workers, worst                             int
 }
 
@@ -59,29 +60,14 @@ prediction within 15 % where at least 100,000 edges are traversed.`,
 				}
 				return nil
 			}
-			env := fidelity.Env{Datasets: f.datasets}
-			if env.Datasets == "" {
-				env.Datasets = fidelity.DatasetDir()
-			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-			defer stop()
-			prog := newProgress(cmd.ErrOrStderr())
-			ms, err := fidelity.Run(ctx, env, pts, f.workers, func(p fidelity.Progress) {
-				if p.Measurement != nil {
-					prog.line(fmt.Sprintf("validate: %d of %d: %s", p.Done, p.Total, p.Measurement.Name))
-				}
-			})
-			prog.done()
+			ms, err := f.measure(cmd, filter, pts)
 			if err != nil {
 				return err
 			}
 			s := fidelity.Summarise(ms, f.worst)
 			out := cmd.OutOrStdout()
 			if f.asJSON {
-				if err := writeJSON(out, struct {
-					Summary fidelity.Summary        `json:"summary"`
-					Points  []*fidelity.Measurement `json:"points"`
-				}{s, ms}); err != nil {
+				if err := writeJSON(out, validateOutput{s, ms}); err != nil {
 					return err
 				}
 			} else {
@@ -113,7 +99,53 @@ prediction within 15 % where at least 100,000 edges are traversed.`,
 	fl.IntVar(&f.workers, "workers", 0, "points simulated at once (0: one per core)")
 	fl.IntVar(&f.worst, "worst", 5, "worst points listed per comparison")
 	fl.BoolVar(&f.asJSON, "json", false, "print the summary and every point as one JSON object")
+	fl.StringVar(&f.from, "from", "", "summarise the points of an earlier --json run (a file) instead of simulating")
 	return cmd
+}
+
+// validateOutput is validate's JSON.
+type validateOutput struct {
+	Summary fidelity.Summary        `json:"summary"`
+	Points  []*fidelity.Measurement `json:"points"`
+}
+
+// measure simulates the selected points, or reads them from an earlier
+// run's JSON (--from), keeping those the filter accepts.
+func (f *validateFlags) measure(cmd *cobra.Command, filter fidelity.Filter, pts []fidelity.Point) ([]*fidelity.Measurement, error) {
+	if f.from != "" {
+		data, err := os.ReadFile(f.from)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		var out validateOutput
+		if err := json.Unmarshal(data, &out); err != nil {
+			return nil, usagef("%s: not the JSON of gravf-tui validate: %v", f.from, err)
+		}
+		var ms []*fidelity.Measurement
+		for _, m := range out.Points {
+			if m != nil && filter.Keep(m.Point) {
+				ms = append(ms, m)
+			}
+		}
+		if len(ms) == 0 {
+			return nil, usagef("%s: no point matches the flags", f.from)
+		}
+		return ms, nil
+	}
+	env := fidelity.Env{Datasets: f.datasets}
+	if env.Datasets == "" {
+		env.Datasets = fidelity.DatasetDir()
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	prog := newProgress(cmd.ErrOrStderr())
+	ms, err := fidelity.Run(ctx, env, pts, f.workers, func(p fidelity.Progress) {
+		if p.Measurement != nil {
+			prog.line(fmt.Sprintf("validate: %d of %d: %s", p.Done, p.Total, p.Measurement.Name))
+		}
+	})
+	prog.done()
+	return ms, err
 }
 
 func (f *validateFlags) filter() (fidelity.Filter, error) {
