@@ -57,6 +57,9 @@ type Measurement struct {
 	// off.
 	StepsCompared int       `json:"steps_compared"`
 	WorstStep     *StepDiff `json:"worst_step,omitempty"`
+	// CycleSteps and FastSteps are every superstep's cycles at both levels.
+	CycleSteps []int64 `json:"cycle_supersteps"`
+	FastSteps  []int64 `json:"fast_supersteps"`
 
 	CycleTEPS float64 `json:"cycle_teps"`
 	FastTEPS  float64 `json:"fast_teps"`
@@ -189,6 +192,12 @@ func (in *inputs) measure(ctx context.Context) (*Measurement, error) {
 		m.TSys = 0 // no limit binds (JSON has no infinity)
 	}
 	m.compareSteps(cyc.PerSuperstep, fast.PerSuperstep)
+	for _, st := range cyc.PerSuperstep {
+		m.CycleSteps = append(m.CycleSteps, st.Cycles)
+	}
+	for _, st := range fast.PerSuperstep {
+		m.FastSteps = append(m.FastSteps, st.Cycles)
+	}
 	if pr, ok, err := in.predict(ref.Supersteps); err != nil {
 		return nil, fmt.Errorf("%s: model: %w", p.Name(), err)
 	} else if ok && cyc.TEPS > 0 {

@@ -194,3 +194,60 @@ func WritePoints(w io.Writer, ms []*Measurement) {
 		fmt.Fprintf(w, "%-62s %10d %10d %8s %9s %8s %8s\n", m.Name, m.Cycle, m.Fast, pct(m.FastErr), step, mod, flag)
 	}
 }
+
+// WriteMarkdown prints the summary as Markdown tables: per kernel and per
+// graph class, the worst points of each comparison, then (with points)
+// every point.
+func (s Summary) WriteMarkdown(w io.Writer, ms []*Measurement, points bool) {
+	cell := func(st Stat) string {
+		if st.N == 0 {
+			return "- | -"
+		}
+		return fmt.Sprintf("%.2f %% | %s", 100*st.Median, pctf(st.Worst))
+	}
+	fmt.Fprintf(w, "| by | group | points | fast, total: median | worst | fast, superstep: median | worst | model: points | median | worst |\n")
+	fmt.Fprintf(w, "|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, g := range append([]Group{s.All}, s.Groups...) {
+		fmt.Fprintf(w, "| %s | %s | %d | %s | %s | %d | %s |\n", g.By, g.Name, g.Fast.N, cell(g.Fast), cell(g.Step), g.Model.N, cell(g.Model))
+	}
+	list := func(title string, ms []*Measurement, head string, row func(*Measurement) string) {
+		if len(ms) == 0 {
+			return
+		}
+		fmt.Fprintf(w, "\n%s\n\n| point | %s |\n|---|%s\n", title, head, strings.Repeat("---|", strings.Count(head, "|")+1))
+		for _, m := range ms {
+			fmt.Fprintf(w, "| %s | %s |\n", m.Name, row(m))
+		}
+	}
+	list("Worst fast detail, total cycles:", s.WorstFast, "cycle | fast | error", func(m *Measurement) string {
+		return fmt.Sprintf("%d | %d | %s", m.Cycle, m.Fast, pctf(m.FastErr))
+	})
+	list("Worst fast detail, one superstep of at least 1000 cycles:", s.WorstStep, "superstep | cycle | fast | error", func(m *Measurement) string {
+		st := m.WorstStep
+		return fmt.Sprintf("%d | %d | %d | %s", st.Index, st.Cycle, st.Fast, pctf(st.Err))
+	})
+	list("Worst model predictions (points of at least 100,000 traversed edges):", s.WorstModel, "cycle MTEPS | predicted | error | T_sys", func(m *Measurement) string {
+		return fmt.Sprintf("%.0f | %.0f | %s | %.0f", m.CycleTEPS/1e6, m.Predicted/1e6, pctf(m.ModelErr), m.TSys/1e6)
+	})
+	if !points {
+		return
+	}
+	fmt.Fprintf(w, "\nEvery point (fast and superstep: fast against cycle detail; model: predicted against cycle detail's throughput, * where held to the bound):\n\n")
+	fmt.Fprintf(w, "| point | cycle | fast | superstep | model |\n|---|---|---|---|---|\n")
+	for _, m := range ms {
+		step, mod := "-", "-"
+		if m.WorstStep != nil {
+			step = pctf(m.WorstStep.Err)
+		}
+		if m.Predicted > 0 {
+			mod = pctf(m.ModelErr)
+			if m.ModelChecked() {
+				mod += " *"
+			}
+		}
+		fmt.Fprintf(w, "| %s | %d | %s | %s | %s |\n", m.Name, m.Cycle, pctf(m.FastErr), step, mod)
+	}
+}
+
+// pctf formats a relative error for Markdown (a real minus sign).
+func pctf(x float64) string { return strings.Replace(fmt.Sprintf("%+.2f %%", 100*x), "-", "−", 1) }

@@ -17,7 +17,7 @@ import (
 type validateFlags struct {
 	kernels, classes, boards, mems, archs, pes []string
 	fpgas, pesPer                              []int
-	ci, list, points, asJSON                   bool
+	ci, list, points, asJSON, markdown         bool
 	datasets, from                             string
 	workers, worst                             int
 }
@@ -70,6 +70,8 @@ prediction within 15 % where at least 100,000 edges are traversed.`,
 				if err := writeJSON(out, validateOutput{s, ms}); err != nil {
 					return err
 				}
+			} else if f.markdown {
+				s.WriteMarkdown(out, ms, f.points)
 			} else {
 				if f.points {
 					fidelity.WritePoints(out, ms)
@@ -99,6 +101,7 @@ prediction within 15 % where at least 100,000 edges are traversed.`,
 	fl.IntVar(&f.workers, "workers", 0, "points simulated at once (0: one per core)")
 	fl.IntVar(&f.worst, "worst", 5, "worst points listed per comparison")
 	fl.BoolVar(&f.asJSON, "json", false, "print the summary and every point as one JSON object")
+	fl.BoolVar(&f.markdown, "markdown", false, "print the tables in Markdown (as docs/FIDELITY.md shows them)")
 	fl.StringVar(&f.from, "from", "", "summarise the points of an earlier --json run (a file) instead of simulating")
 	return cmd
 }
