@@ -248,17 +248,21 @@ func datasetBlock() []Point {
 	return ps
 }
 
+// threeGraphs are the shape and baseline blocks' graphs: scale-13 R-MAT
+// with scrambled and with classic ids, and a uniform graph of the same
+// size and a middling degree.
+var threeGraphs = []struct{ spec, class string }{
+	{rmatSpec(13, true), ClassRMAT},
+	{rmatSpec(13, false), ClassRMATPlain},
+	{"uniform:v=8192,d=16,seed=1", ClassUniform},
+}
+
 // shapeBlock: every system shape of 1, 2 and 4 FPGAs x 1, 4 and 9 PEs,
 // both edge memories, on a skewed and an even graph, WCC and PR: one PE
 // (no lockstep), one FPGA (no network), and everything between.
 func shapeBlock() []Point {
 	var ps []Point
-	graphs := []struct{ spec, class string }{
-		{rmatSpec(13, true), ClassRMAT},
-		{rmatSpec(13, false), ClassRMATPlain},
-		{"uniform:v=8192,d=16,seed=1", ClassUniform},
-	}
-	for _, g := range graphs {
+	for _, g := range threeGraphs {
 		for _, nF := range []int{1, 2, 4} {
 			for _, nP := range []int{1, 4, 9} {
 				for _, mem := range []model.MemKind{bram, offchip} {
@@ -310,12 +314,7 @@ func structuredBlock() []Point {
 // owner, a crossbar with virtual output queues) on skewed and even graphs.
 func baselineBlock() []Point {
 	var ps []Point
-	graphs := []struct{ spec, class string }{
-		{rmatSpec(13, true), ClassRMAT},
-		{rmatSpec(13, false), ClassRMATPlain},
-		{"uniform:v=8192,d=16,seed=1", ClassUniform},
-	}
-	for _, g := range graphs {
+	for _, g := range threeGraphs {
 		for _, shape := range [][2]int{{4, 9}, {2, 4}, {1, 9}, {1, 1}} {
 			for _, mem := range []model.MemKind{bram, offchip} {
 				for _, k := range []string{"wcc", "pr", "bfs"} {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"slices"
 	"strings"
 
 	"github.com/gravf-tui/gravf-tui/graph"
@@ -59,23 +58,18 @@ type fastM struct {
 	keys     []uint32
 	runOff   []int32
 
-	senders map[int][][]uint32 // per round, per PE: the senders in local order
-	known   int                // rounds whose senders have arrived
-	now     int64
+	fastRounds
+	now int64
 
 	txTotal  int   // items in every send FIFO
 	arriveAt int64 // the first cycle an item in flight on a link arrives
 
-	starts   []int64 // per round: the first PE's apply sweep
-	active   []int64
-	messages []int64
-	err      error
-	ctx      context.Context
+	ctx context.Context
 }
 
 func newFastM(ctx context.Context, s *Setup, p Params) *fastM {
 	f := &fastM{s: s, p: p, g: s.Graph, part: s.partition, nF: s.FPGAs, nP: s.PEs, nPE: s.FPGAs * s.PEs,
-		cost: p.UpdateWords, senders: map[int][][]uint32{}, ctx: ctx}
+		cost: p.UpdateWords, fastRounds: newFastRounds(s), ctx: ctx}
 	f.layout = graph.NewEdgeLayout(s.Graph, s.partition)
 	if s.Filter && s.FPGAs > 1 {
 		f.filter = graph.NewFilter(s.Graph, s.partition)
@@ -93,7 +87,7 @@ func newFastM(ctx context.Context, s *Setup, p Params) *fastM {
 		n := len(s.partition.Members[id])
 		q := newFastPE(id, id/f.nP, n, &f.p, hz)
 		f.pes = append(f.pes, q)
-		f.queues = append(f.queues, fxQueue{round: 0, applyAt: -1, barrier: true, members: n, al: int64(p.ApplyLatency), pe: id})
+		f.queues = append(f.queues, firstQueue(id, n, &f.p))
 	}
 	for a := 0; a < f.nF; a++ {
 		for b := 0; b < f.nF; b++ {
@@ -109,7 +103,6 @@ func newFastM(ctx context.Context, s *Setup, p Params) *fastM {
 	}
 	f.indexRuns()
 	f.indexKeys(hz)
-	f.starts = []int64{0}
 	f.arriveAt = math.MaxInt64
 	return f
 }
@@ -135,9 +128,6 @@ func (f *fastM) indexRuns() {
 	}
 }
 
-// run runs the reference engine on its own goroutine, a superstep or two
-// ahead of the timing, which consumes its senders in order: the result
-// depends only on that order, so it is the same on one core or two.
 // indexKeys gives every edge its hazard detector key where the
 // neighbour's id will not do: the paper's aliased slot (the low bits of
 // the local index, as many as the PE's detector has), or the local index
@@ -166,94 +156,29 @@ func (f *fastM) indexKeys(hz hazard) {
 	}
 }
 
+// run times the reference engine's supersteps as they come.
 func (f *fastM) run(ctx context.Context) (*kernel.Result, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	type step struct {
-		r       int
-		senders []uint32
-	}
-	steps := make(chan step, 2)
-	type outcome struct {
-		ref *kernel.Result
-		err error
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		ref, err := kernel.Run(ctx, f.s.Kernel, f.s.Graph, kernel.RunOptions{Senders: func(r int, s []uint32) {
-			select {
-			case steps <- step{r, slices.Clone(s)}:
-			case <-ctx.Done():
-			}
-		}})
-		close(steps)
-		done <- outcome{ref, err}
-	}()
-	for st := range steps {
-		if f.err == nil {
-			f.superstep(st.r, st.senders)
-		}
-		if f.err != nil {
-			cancel() // the engine stops at its next superstep
-		}
-	}
-	out := <-done
-	switch {
-	case f.err != nil:
-		return nil, f.err
-	case out.err != nil:
-		return nil, out.err
-	}
-	if err := f.advance(true); err != nil {
-		return nil, err
-	}
-	return out.ref, nil
+	return runReference(ctx, f.s, f.superstep, func() error { return f.advance(true) })
 }
 
 // superstep stores one superstep's senders and advances the machine as far
 // as they allow.
-func (f *fastM) superstep(r int, senders []uint32) {
-	if f.err != nil {
-		return
-	}
-	byPE := make([][]uint32, f.nPE)
-	var msgs int64
-	for _, u := range senders {
-		q := f.part.PE[u]
-		byPE[q] = append(byPE[q], u)
-		msgs += int64(f.g.OutDegree(u))
-	}
-	f.senders[r] = byPE
-	f.known = r + 1
-	f.active = append(f.active, int64(len(senders)))
-	f.messages = append(f.messages, msgs)
+func (f *fastM) superstep(r int, senders []uint32) error {
+	f.add(r, senders)
 	for i := range f.queues {
 		if f.queues[i].round == r {
 			f.fill(i)
 		}
 	}
-	for k := range f.senders {
-		if k < r-2 {
-			delete(f.senders, k)
-		}
-	}
-	f.err = f.advance(false)
+	return f.advance(false)
 }
 
-// fill gives PE i's update queue its round's senders.
+// fill gives PE i's update queue its round's senders, and wakes its
+// crossbar for the first.
 func (f *fastM) fill(i int) {
 	u := &f.queues[i]
-	byPE, ok := f.senders[u.round]
-	if !ok || u.known {
-		return
-	}
-	u.known, u.sends, u.pos = true, byPE[i], 0
-	u.local = u.local[:0]
-	for _, v := range u.sends {
-		u.local = append(u.local, f.part.Local[v])
-	}
-	u.setHead()
-	if x := f.fpgas[i/f.nP]; u.ok {
+	if f.fastRounds.fill(u, i) && u.ok {
+		x := f.fpgas[i/f.nP]
 		x.wake = min(x.wake, u.ready)
 	}
 }
@@ -267,22 +192,11 @@ func (f *fastM) fill(i int) {
 // crossbar sleeps and the links are idle are skipped.
 func (f *fastM) advance(final bool) error {
 	for iter := 0; ; iter++ {
-		if iter&0xFFFF == 0 {
-			if err := f.ctx.Err(); err != nil {
-				return err
-			}
-			if f.s.Progress != nil {
-				f.s.Progress(Progress{Cycle: f.now, Superstep: len(f.starts) - 1})
-			}
+		if err := f.check(f.ctx, f.s, iter, f.now); err != nil {
+			return err
 		}
-		if f.allDone() {
+		if f.allDone() || !final && f.needsSenders() {
 			return nil
-		}
-		if !final && f.needsSenders() {
-			return nil
-		}
-		if f.s.MaxCycles > 0 && f.now >= f.s.MaxCycles {
-			return fmt.Errorf("stopped at the cycle limit %d in superstep %d", f.s.MaxCycles, len(f.starts)-1)
 		}
 		for _, x := range f.fpgas {
 			if x.wake <= f.now {
@@ -304,15 +218,6 @@ func (f *fastM) advance(final bool) error {
 		}
 		f.now = next
 	}
-}
-
-func (f *fastM) allDone() bool {
-	for _, q := range f.pes {
-		if !q.done {
-			return false
-		}
-	}
-	return true
 }
 
 // needsSenders reports whether some crossbar opens, this cycle, the channel
@@ -425,6 +330,9 @@ func (f *fastM) write(x *fxFPGA, it fxItem, t int64) {
 		for _, q := range f.pes[x.id*f.nP : (x.id+1)*f.nP] {
 			tb, last := f.fm.takeBarrier(q, t, x.lastW, m, it.halt, f.nPE)
 			take = max(take, tb)
+			if last && q.done {
+				f.finished++
+			}
 			if last && !q.done {
 				x.passed++
 				x.passedAt = max(x.passedAt, q.passedAt)
@@ -467,12 +375,7 @@ func (f *fastM) passedBarrier(q *fastPE) {
 	if q.done {
 		return
 	}
-	r := q.round
-	for len(f.starts) <= r {
-		f.starts = append(f.starts, math.MaxInt64)
-	}
-	f.starts[r] = min(f.starts[r], q.applyAt)
-	f.queues[q.id] = fxQueue{round: r, applyAt: q.applyAt, barrier: true, members: q.members, al: int64(f.p.ApplyLatency), pe: q.id, local: f.queues[q.id].local}
+	f.queues[q.id] = f.started(q.round, q.id, q.members, q.applyAt, &f.p, &f.queues[q.id])
 	f.fill(q.id)
 }
 
@@ -565,14 +468,9 @@ func (f *fastM) result(ref *kernel.Result) *Result {
 		end = max(end, q.doneAt)
 	}
 	r := &Result{Arch: f.s.Arch, Mem: f.s.Mem, FPGAs: f.nF, PEs: f.nP, Cycles: end + 1, States: ref.States, Fields: ref.Fields}
-	fillFastSteps(r, f.starts, f.active, f.messages)
+	f.steps(r)
 	for _, q := range f.pes {
-		st := q.stats()
-		st.Done = r.Cycles - 1 - q.doneAt
-		if used := st.Apply + st.Busy + st.Hazard + st.Done; used < r.Cycles {
-			st.Barrier = r.Cycles - used
-		}
-		r.PerPE = append(r.PerPE, st)
+		r.PerPE = append(r.PerPE, fastStats(q.msgs, q.apply, q.stalls, q.words, q.doneAt, r.Cycles))
 	}
 	for _, l := range f.links {
 		u := 0.0
@@ -582,26 +480,4 @@ func (f *fastM) result(ref *kernel.Result) *Result {
 		r.Links = append(r.Links, LinkStats{From: l.from, To: l.to, Words: l.words, Utilisation: u})
 	}
 	return r
-}
-
-// fillFastSteps lists the supersteps of a fast run: superstep i starts
-// with the first PE's apply sweep of round i and lasts until the next
-// starts (the last until the end of the run).
-func fillFastSteps(r *Result, starts, active, messages []int64) {
-	for i := range active {
-		st := Superstep{Index: i, Active: active[i], Messages: messages[i], Start: r.Cycles}
-		if i < len(starts) {
-			st.Start = min(starts[i], r.Cycles)
-		}
-		r.PerSuperstep = append(r.PerSuperstep, st)
-		r.Messages += st.Messages
-	}
-	for i := range r.PerSuperstep {
-		end := r.Cycles
-		if i+1 < len(r.PerSuperstep) {
-			end = r.PerSuperstep[i+1].Start
-		}
-		r.PerSuperstep[i].Cycles = end - r.PerSuperstep[i].Start
-	}
-	r.Supersteps = len(r.PerSuperstep)
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"slices"
 
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
@@ -36,14 +35,9 @@ type fastG struct {
 	links []*link
 	lfp   []*fpga // the links' view of the FPGAs (stepLinks)
 
-	senders  map[int][][]uint32
-	known    int
-	now      int64
-	starts   []int64
-	active   []int64
-	messages []int64
-	err      error
-	ctx      context.Context
+	fastRounds
+	now int64
+	ctx context.Context
 }
 
 // gPE is one PE of the baseline at fast detail.
@@ -103,7 +97,7 @@ type gFPGA struct {
 
 func newFastG(ctx context.Context, s *Setup, p Params) *fastG {
 	f := &fastG{s: s, p: p, g: s.Graph, part: s.partition, nF: s.FPGAs, nP: s.PEs, nPE: s.FPGAs * s.PEs,
-		hz: newHazard(s.PE, s.Kernel, p), senders: map[int][][]uint32{}, ctx: ctx, starts: []int64{0}}
+		hz: newHazard(s.PE, s.Kernel, p), fastRounds: newFastRounds(s), ctx: ctx}
 	for x := 0; x < f.nF; x++ {
 		lf := &fpga{id: x, out: make([]*link, f.nF)}
 		f.lfp = append(f.lfp, lf)
@@ -113,7 +107,7 @@ func newFastG(ctx context.Context, s *Setup, p Params) *fastG {
 		n := len(s.partition.Members[id])
 		q := &gPE{id: id, fpga: id / f.nP, members: n, outstanding: newRing[resp](p.InFlight + 2), barrierTo: -1,
 			bcHalt: true, bcDone: -1, applyAt: -1, apply: int64(n) + 1}
-		q.queue = fxQueue{round: 0, applyAt: -1, barrier: true, members: n, al: int64(p.ApplyLatency), pe: id}
+		q.queue = firstQueue(id, n, &f.p)
 		for o := 0; o < f.nP+f.nF; o++ {
 			q.voq = append(q.voq, newRing[item](MsgFIFODepth+p.ScatterLatency))
 		}
@@ -139,111 +133,32 @@ func newFastG(ctx context.Context, s *Setup, p Params) *fastG {
 	return f
 }
 
-// run runs the reference engine on its own goroutine ahead of the timing
-// (see fastM.run).
+// run times the reference engine's supersteps as they come.
 func (f *fastG) run(ctx context.Context) (*kernel.Result, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	type step struct {
-		r       int
-		senders []uint32
-	}
-	steps := make(chan step, 2)
-	type outcome struct {
-		ref *kernel.Result
-		err error
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		ref, err := kernel.Run(ctx, f.s.Kernel, f.s.Graph, kernel.RunOptions{Senders: func(r int, s []uint32) {
-			select {
-			case steps <- step{r, slices.Clone(s)}:
-			case <-ctx.Done():
-			}
-		}})
-		close(steps)
-		done <- outcome{ref, err}
-	}()
-	for st := range steps {
-		if f.err == nil {
-			f.superstep(st.r, st.senders)
-		}
-		if f.err != nil {
-			cancel()
-		}
-	}
-	out := <-done
-	switch {
-	case f.err != nil:
-		return nil, f.err
-	case out.err != nil:
-		return nil, out.err
-	}
-	if err := f.advance(true); err != nil {
-		return nil, err
-	}
-	return out.ref, nil
+	return runReference(ctx, f.s, f.superstep, func() error { return f.advance(true) })
 }
 
-func (f *fastG) superstep(r int, senders []uint32) {
-	byPE := make([][]uint32, f.nPE)
-	var msgs int64
-	for _, u := range senders {
-		q := f.part.PE[u]
-		byPE[q] = append(byPE[q], u)
-		msgs += int64(f.g.OutDegree(u))
-	}
-	f.senders[r] = byPE
-	f.known = r + 1
-	f.active = append(f.active, int64(len(senders)))
-	f.messages = append(f.messages, msgs)
+// superstep stores one superstep's senders and advances the machine as far
+// as they allow.
+func (f *fastG) superstep(r int, senders []uint32) error {
+	f.add(r, senders)
 	for _, q := range f.pes {
 		if q.queue.round == r {
-			f.fill(q)
+			f.fill(&q.queue, q.id)
 		}
 	}
-	for k := range f.senders {
-		if k < r-2 {
-			delete(f.senders, k)
-		}
-	}
-	f.err = f.advance(false)
-}
-
-func (f *fastG) fill(q *gPE) {
-	u := &q.queue
-	byPE, ok := f.senders[u.round]
-	if !ok || u.known {
-		return
-	}
-	u.known, u.sends, u.pos = true, byPE[q.id], 0
-	u.local = u.local[:0]
-	for _, v := range u.sends {
-		u.local = append(u.local, f.part.Local[v])
-	}
-	u.setHead()
+	return f.advance(false)
 }
 
 // advance steps the machine until every PE has terminated or (unless
 // final) a PE has begun a round whose senders are not known yet.
 func (f *fastG) advance(final bool) error {
 	for iter := 0; ; iter++ {
-		if iter&0xFFFF == 0 {
-			if err := f.ctx.Err(); err != nil {
-				return err
-			}
-			if f.s.Progress != nil {
-				f.s.Progress(Progress{Cycle: f.now, Superstep: len(f.starts) - 1})
-			}
+		if err := f.check(f.ctx, f.s, iter, f.now); err != nil {
+			return err
 		}
-		if f.allDone() {
+		if f.allDone() || !final && f.needsSenders() {
 			return nil
-		}
-		if !final && f.needsSenders() {
-			return nil
-		}
-		if f.s.MaxCycles > 0 && f.now >= f.s.MaxCycles {
-			return fmt.Errorf("stopped at the cycle limit %d in superstep %d", f.s.MaxCycles, len(f.starts)-1)
 		}
 		moved := false
 		for _, x := range f.fpgas {
@@ -272,15 +187,6 @@ func (f *fastG) advance(final bool) error {
 		}
 		f.now = next
 	}
-}
-
-func (f *fastG) allDone() bool {
-	for _, q := range f.pes {
-		if !q.done {
-			return false
-		}
-	}
-	return true
 }
 
 // needsSenders reports whether a PE has begun a round whose senders are
@@ -618,18 +524,15 @@ func (f *fastG) deliver(q *gPE, it item) {
 	q.bcDone, q.bcDoneAt = int64(it.round), h
 	if halt {
 		q.done, q.doneAt = true, h
+		f.finished++
 		return
 	}
 	r := int(it.round) + 1
 	q.round, q.applyAt = r, h
 	q.gFree = h + int64(q.members) + 2
 	q.apply += int64(q.members) + 1
-	for len(f.starts) <= r {
-		f.starts = append(f.starts, math.MaxInt64)
-	}
-	f.starts[r] = min(f.starts[r], h)
-	q.queue = fxQueue{round: r, applyAt: h, barrier: true, members: q.members, al: int64(f.p.ApplyLatency), pe: q.id, local: q.queue.local}
-	f.fill(q)
+	q.queue = f.started(r, q.id, q.members, h, &f.p, &q.queue)
+	f.fill(&q.queue, q.id)
 }
 
 // nextEvent returns the first cycle after now in which something can
@@ -674,13 +577,9 @@ func (f *fastG) result(ref *kernel.Result) *Result {
 		end = max(end, q.doneAt)
 	}
 	r := &Result{Arch: f.s.Arch, Mem: f.s.Mem, FPGAs: f.nF, PEs: f.nP, Cycles: end + 1, States: ref.States, Fields: ref.Fields}
-	fillFastSteps(r, f.starts, f.active, f.messages)
+	f.steps(r)
 	for _, q := range f.pes {
-		st := PEStats{Busy: q.msgs, Messages: q.msgs, Apply: q.apply, Hazard: q.stalls, MemWords: q.words, Done: r.Cycles - 1 - q.doneAt}
-		if used := st.Apply + st.Busy + st.Hazard + st.Done; used < r.Cycles {
-			st.Barrier = r.Cycles - used
-		}
-		r.PerPE = append(r.PerPE, st)
+		r.PerPE = append(r.PerPE, fastStats(q.msgs, q.apply, q.stalls, q.words, q.doneAt, r.Cycles))
 	}
 	linkStats(r, f.links, f.p.PairWordsPerCycle)
 	return r

@@ -404,8 +404,3 @@ func (fm *fastMachine) takeBarrier(q *fastPE, a, aPrev, m int64, halt bool, nPE 
 	q.apply += int64(q.members) + 1
 	return t, true
 }
-
-// stats returns the PE's cycle breakdown so far.
-func (q *fastPE) stats() PEStats {
-	return PEStats{Busy: q.msgs, Messages: q.msgs, Apply: q.apply, Hazard: q.stalls, MemWords: q.words}
-}
