@@ -310,6 +310,9 @@ func (f *fastM) needMask(it fxItem, home int) uint64 {
 	if it.barrier || f.filter == nil {
 		return all
 	}
+	if f.nF <= 64 {
+		return f.filter.Row(it.v)[0] & all
+	}
 	var m uint64
 	for g := 0; g < f.nF; g++ {
 		if g != home && f.filter.Has(it.v, g) {

@@ -213,6 +213,11 @@ func Run(ctx context.Context, s *Setup) (*Result, error) {
 	if err := s.applyDefaults(); err != nil {
 		return nil, err
 	}
+	if s.Detail == Fast && (s.FPGAs > 64 || s.Arch == model.GraVF && s.PEs+s.FPGAs-1 > 64) {
+		// The fast models keep sets of FPGAs (and GraVF's crossbar inputs) in
+		// 64-bit words.
+		return nil, fmt.Errorf("fast detail simulates up to 64 FPGAs (GraVF: PEs per FPGA + FPGAs - 1 up to 64); %d x %d needs --detail cycle", s.FPGAs, s.PEs)
+	}
 	if err := kernel.EdgeData(s.Kernel, s.Graph); err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gravf-tui/gravf-tui/boards"
@@ -180,5 +181,20 @@ func TestFastDeterministic(t *testing.T) {
 		if r.Cycles != runs[0].Cycles || !slices.Equal(r.PerSuperstep, runs[0].PerSuperstep) || r.ResultSHA256 != runs[0].ResultSHA256 {
 			t.Fatalf("runs differ: %d and %d cycles", runs[0].Cycles, r.Cycles)
 		}
+	}
+}
+
+// TestFastLimits: the fast models keep sets of FPGAs and GraVF's crossbar
+// inputs in 64-bit words; a larger design says to use cycle detail.
+func TestFastLimits(t *testing.T) {
+	fx := load(t, "wcc", "uniform:v=200,d=4,seed=1", graph.ReadOptions{})
+	_, err := sim.Run(context.Background(), &sim.Setup{Board: board(t, "ac510"), Kernel: fx.k, Graph: fx.g, FPGAs: 2, PEs: 64,
+		Arch: model.GraVF, Filter: true, Detail: sim.Fast})
+	if err == nil || !strings.Contains(err.Error(), "--detail cycle") {
+		t.Fatalf("GraVF 2 x 64 at fast detail: %v", err)
+	}
+	if _, err := sim.Run(context.Background(), &sim.Setup{Board: board(t, "ac510"), Kernel: fx.k, Graph: fx.g, FPGAs: 2, PEs: 64,
+		Filter: true, Detail: sim.Fast}); err != nil {
+		t.Fatalf("GraVF-M 2 x 64 at fast detail: %v", err)
 	}
 }
