@@ -47,7 +47,7 @@ func (s Spec) String() string {
 // ParseSpec parses a graph spec string:
 //
 //	uniform:v=65536,d=32,seed=1
-//	rmat:scale=16,ef=16,a=0.57,b=0.19,c=0.19,seed=1,scramble=false
+//	rmat:scale=16,ef=16,a=0.57,b=0.19,c=0.19,seed=1,scramble=true
 //	layered:w=64,d=256,extra=0
 //	line:n=1000
 //	grid:rows=100,cols=100,drop=0.2,diag=0.05,seed=1
