@@ -17,8 +17,11 @@ PACKAGES := iverilog verilator yosys metis tcl
 build:
 	$(GO) build -o gravf-tui ./cmd/gravf-tui
 
+# The package timeout is Go's per test binary; gen runs Icarus, Verilator and
+# yosys on many projects and needs more than the default 10 minutes when the
+# machine is shared.
 test: tools vet
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 30m ./...
 
 # check-large exports WCC and BFS on large graphs (the GraVF code base's
 # scale-14 Graph500 graph, R-MAT scale 16) for 4 FPGAs with edges in block
