@@ -126,10 +126,12 @@ func evaluateModel(ctx context.Context, p *model.Platform, k *kernel.Kernel, g *
 		w.Attach(ps)
 	}
 	if p.MaxPEs > 0 && cfg.PEs > p.MaxPEs {
-		return nil, UsageError{fmt.Errorf("pes %d: at most %d PEs fit one FPGA of %s (%s)", cfg.PEs, p.MaxPEs, p.Name, p.MaxPEsReason)}
+		return nil, UsageError{&FieldError{Kind: KindPlatform, Key: "pes", Msg: fmt.Sprintf("at most %d PEs fit one FPGA of %s (%s)", p.MaxPEs, p.Name, p.MaxPEsReason),
+			Err: fmt.Errorf("pes %d: at most %d PEs fit one FPGA of %s (%s)", cfg.PEs, p.MaxPEs, p.Name, p.MaxPEsReason)}}
 	}
 	if p.MaxFPGAs > 0 && cfg.FPGAs > p.MaxFPGAs {
-		return nil, UsageError{fmt.Errorf("fpgas %d: %s has at most %d FPGAs", cfg.FPGAs, p.Name, p.MaxFPGAs)}
+		return nil, UsageError{&FieldError{Kind: KindPlatform, Key: "fpgas", Msg: fmt.Sprintf("%s has at most %d FPGAs", p.Name, p.MaxFPGAs),
+			Err: fmt.Errorf("fpgas %d: %s has at most %d FPGAs", cfg.FPGAs, p.Name, p.MaxFPGAs)}}
 	}
 	ch, err := model.Optimise(p, w, cfg)
 	if err != nil {
@@ -146,6 +148,9 @@ func evaluateModel(ctx context.Context, p *model.Platform, k *kernel.Kernel, g *
 		full.FPGAs, full.PEs = 0, b.PEs
 		if fc, err := model.Optimise(p, w, full); err == nil || len(fc.Curve) > 0 {
 			ch.Curve = fc.Curve
+		}
+		if err := markNeighbours(ctx, p, w, cfg, b, ch.Curve); err != nil {
+			return nil, err
 		}
 	}
 	out := &ModelOutput{
@@ -194,6 +199,33 @@ func newWorkload(p *model.Platform, k *kernel.Kernel, g *graph.Graph, pe model.P
 		w.Degrees = degrees
 	}
 	return w
+}
+
+// markNeighbours predicts the points of the nF curve next to the given
+// design (one FPGA fewer and one more), which the recommendations compare
+// with, where the curve's own optimiser chose elsewhere.
+func markNeighbours(ctx context.Context, p *model.Platform, w *model.Workload, base model.Config, b model.Result, curve []model.Point) error {
+	if w.Profiles == nil {
+		return nil
+	}
+	for i := range curve {
+		pt := &curve[i]
+		if !pt.Fits || pt.Predicted != nil || pt.PEs != b.PEs || pt.FPGAs < b.FPGAs-1 || pt.FPGAs > b.FPGAs+1 {
+			continue
+		}
+		c := base
+		c.FPGAs, c.PEs = pt.FPGAs, pt.PEs
+		r, err := model.Evaluate(p, w, c)
+		if err != nil {
+			continue
+		}
+		pr, err := model.PredictContext(ctx, p, w, r)
+		if err != nil {
+			return err
+		}
+		pt.Predicted, pt.PredictedBinding = &pr.TEPS, pr.Binding
+	}
+	return nil
 }
 
 // predictionCached reports whether model cell i can be evaluated without

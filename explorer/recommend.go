@@ -165,9 +165,13 @@ func regimes(curve []model.Point) []string {
 // marginal reports what the last FPGA added and what the next would add,
 // in predicted throughput where the curve has it, else in T_sys.
 func marginal(curve []model.Point, nF, maxF int) string {
+	// In predicted throughput when the points it compares (one FPGA
+	// fewer and one more) all have a prediction.
 	predicted := true
 	for _, pt := range curve {
-		predicted = predicted && (!pt.Fits || pt.Predicted != nil)
+		if pt.FPGAs >= nF-1 && pt.FPGAs <= nF+1 {
+			predicted = predicted && (!pt.Fits || pt.Predicted != nil)
+		}
 	}
 	at := func(f int) (float64, bool) {
 		for _, pt := range curve {

@@ -53,7 +53,7 @@ func rmat18(b *testing.B) *benchSetup {
 		s.p = ac510(b)
 		s.w = model.NewWorkload(s.k, s.g, 1, "bench", nil)
 		s.w.Attach(model.NewProfiles(s.g, s.act, graph.PartitionOptions{}))
-		if s.r, s.err = model.Evaluate(s.p, s.w, model.Config{FPGAs: 4, PEs: 9, Mem: model.BRAM, Filter: true}); s.err != nil {
+		if s.r, s.err = model.Evaluate(s.p, s.w, model.Config{FPGAs: 4, PEs: 9, Mem: model.OffChip, Filter: true}); s.err != nil {
 			return
 		}
 		s.opt = s.p.ProfileFor(s.w, s.r.Config)

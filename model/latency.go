@@ -421,3 +421,47 @@ func MechTitle(m string) string {
 	}
 	return m
 }
+
+// ceiling returns a throughput the prediction at r cannot exceed, from
+// the reference run's counts alone (no partition, no profile), so that
+// the optimiser computes profiles only for the points that may win. In
+// every superstep the prediction charges at least the mean messages per
+// PE, the items of the busiest crossbar (GraVF-M: every FPGA moves the
+// updates of its own PEs and every PE's barrier marker; GraVF: the
+// messages of the busiest output and the markers), the apply sweep of
+// the PE with the most vertices (at least V / nPE of them), t_sync
+// without the memory's latency, and never less than T_sys allows. It
+// returns T_sys when the workload has no profiles (a balanced prediction
+// costs no more than this).
+func ceiling(p *Platform, w *Workload, r Result) float64 {
+	if w.Profiles == nil || len(w.Supersteps) == 0 || r.TSys <= 0 || p.ClockHz <= 0 {
+		return r.TSys
+	}
+	c := r.Config
+	if c.Arch == "" {
+		c.Arch = GraVFM
+	}
+	nPE := float64(c.FPGAs * c.PEs)
+	sweep := math.Ceil(float64(w.Vertices)/nPE) + 1
+	sync := p.SyncCycles(w, c, false)
+	var cycles float64
+	var msgs int64
+	for _, s := range w.Supersteps {
+		mean := float64(s.Messages) / nPE
+		xb := math.Ceil(float64(s.Active)/float64(c.FPGAs)) + nPE
+		if c.Arch == GraVF {
+			xb = mean + nPE
+		}
+		cyc := max(mean, xb, sweep) + sync
+		if math.IsInf(r.TSys, 1) {
+			cycles += cyc
+		} else {
+			cycles += max(cyc, float64(s.Messages)/r.TSys*p.ClockHz)
+		}
+		msgs += s.Messages
+	}
+	if cycles <= 0 {
+		return r.TSys
+	}
+	return min(r.TSys, float64(msgs)/cycles*p.ClockHz)
+}

@@ -357,6 +357,14 @@ func (lk *lockstep) walk(ln *lane, first float64, nbrs edges) {
 	hazards := w.opt.Hazard.Hold > 1
 	hold := float64(w.opt.Hazard.Hold)
 	lat := float64(w.opt.ScatterLatency)
+	if !hazards && nbrs.n > 0 && ln.tg <= first && ln.tg+1 <= first+lat && ln.gather <= first+lat && lat <= float64(ln.msgSlots) {
+		// Gather is idle when the first edge arrives and every message
+		// before it has left the FIFO: the edges flow one per cycle,
+		// gathered lat cycles after they are read (a word of an
+		// off-chip list, or a list after a pause).
+		ln.flow(first, nbrs.n, lat)
+		return
+	}
 	tw := first - 1
 	flow := 0 // messages in a row that gather took as they arrived
 	for j := 0; j < nbrs.n; j++ {
@@ -392,14 +400,8 @@ func (lk *lockstep) walk(ln *lane, first float64, nbrs edges) {
 			// Gather has kept up for longer than the scatter kernel's
 			// depth: neither it nor the message FIFO can hold the walker
 			// again, and the rest of the list flows one edge per cycle.
-			rest := nbrs.n - j - 1
-			for k := max(0, rest-msgRing); k < rest; k++ {
-				ln.issued[(ln.msgs+k)%msgRing] = tw + 1 + float64(k) + lat
-			}
-			ln.msgs += rest
-			tw += float64(rest)
-			ln.tg = tw + lat
-			break
+			ln.flow(tw+1, nbrs.n-j-1, lat)
+			return
 		}
 	}
 	ln.walkEnd = tw
@@ -470,4 +472,16 @@ func (lk *lockstep) readyOrder(senders []uint32) []readyItem {
 		start[k]++
 	}
 	return out
+}
+
+// flow reads n edges one per cycle from cycle first on, each gathered lat
+// cycles after it is read: the walk when neither gather nor the message
+// FIFO holds the walker.
+func (ln *lane) flow(first float64, n int, lat float64) {
+	for k := max(0, n-msgRing); k < n; k++ {
+		ln.issued[(ln.msgs+k)%msgRing] = first + float64(k) + lat
+	}
+	ln.msgs += n
+	ln.walkEnd = first + float64(n-1)
+	ln.tg = ln.walkEnd + lat
 }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -74,9 +75,13 @@ func (pd *predictor) at(r Result) *Prediction {
 	return &pr
 }
 
-// mark adds the prediction to a curve's point.
-func (pd *predictor) mark(pt *Point, r Result) {
-	if !pt.Fits {
+// mark adds the prediction to a curve's point: one made already, or a
+// new one when need is set.
+func (pd *predictor) mark(pt *Point, r Result, need bool) {
+	if pd == nil || !pt.Fits {
+		return
+	}
+	if _, ok := pd.got[[2]int{r.FPGAs, r.PEs}]; !ok && !need {
 		return
 	}
 	if pr := pd.at(r); pr != nil {
@@ -172,11 +177,15 @@ func Optimise(p *Platform, w *Workload, base Config) (Choice, error) {
 			ch.Curve = append(ch.Curve, point(r, err == nil))
 		}
 	}
+	// The curves carry the predictions the search made, and those the
+	// explanation needs besides: one FPGA fewer and more at the chosen nP,
+	// and the most PEs that fit at the chosen nF. Predicting every point
+	// would cost a profile each.
 	for i := range ch.Curve {
 		c := base
 		c.FPGAs, c.PEs = ch.Curve[i].FPGAs, ch.Curve[i].PEs
 		if r, err := Evaluate(p, w, c); err == nil {
-			pd.mark(&ch.Curve[i], r)
+			pd.mark(&ch.Curve[i], r, abs(c.FPGAs-chosen.FPGAs) <= 1 && c.PEs == chosen.PEs)
 		}
 	}
 	for nP := 1; nP <= maxP; nP++ {
@@ -184,7 +193,7 @@ func Optimise(p *Platform, w *Workload, base Config) (Choice, error) {
 		c.FPGAs, c.PEs = chosen.FPGAs, nP
 		r, err := Evaluate(p, w, c)
 		pt := point(r, err == nil)
-		pd.mark(&pt, r)
+		pd.mark(&pt, r, nP == maxP || nP == chosen.PEs)
 		ch.PECurve = append(ch.PECurve, pt)
 	}
 	ch.By = ByTSys
@@ -238,9 +247,17 @@ func choose(p *Platform, w *Workload, base Config, loF, hiF, loP, hiP int, start
 		}
 		return all[0], nil
 	}
+	// On the prediction: descending ceiling, which no prediction exceeds,
+	// until the ceiling falls below the best prediction so far.
+	ceil := make(map[[2]int]float64, len(all))
+	for _, r := range all {
+		ceil[[2]int{r.FPGAs, r.PEs}] = ceiling(p, w, r)
+	}
+	at := func(r Result) float64 { return ceil[[2]int{r.FPGAs, r.PEs}] }
+	slices.SortStableFunc(all, func(a, b Result) int { return cmp.Compare(at(b), at(a)) })
 	chosen, chosenPred := start, pd.at(start)
 	for _, r := range all {
-		if chosenPred == nil || r.TSys < chosenPred.TEPS*(1-1e-9) {
+		if chosenPred == nil || at(r) < chosenPred.TEPS*(1-1e-9) {
 			break
 		}
 		pr := pd.at(r)
@@ -347,4 +364,11 @@ func ordinal(n int) string {
 		return fmt.Sprintf("%drd", n)
 	}
 	return fmt.Sprintf("%dth", n)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
