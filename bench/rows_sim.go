@@ -22,11 +22,10 @@ const rtlGraph = "rmat:scale=14,ef=16,seed=1"
 
 // design is one simulated configuration.
 type design struct {
-	kernel       string
-	fpgas, pes   int
-	targetCycle  float64 // the speedup over Verilator to reach; 0: none
-	targetFast   float64
-	targetReason string
+	kernel      string
+	fpgas, pes  int
+	targetCycle float64 // the speedup over Verilator to reach; 0: none
+	targetFast  float64
 }
 
 func (d design) name() string { return fmt.Sprintf("%s-%dx%d", d.kernel, d.fpgas, d.pes) }

@@ -14,7 +14,7 @@ func newBenchCmd() *cobra.Command {
 	var only []string
 	var large, asJSON, markdown bool
 	var repeats int
-	var python, work, baseline, revision string
+	var python, work, baseline, revision, from string
 	var groups strings.Builder
 	for _, g := range bench.Groups() {
 		fmt.Fprintf(&groups, "  %-10s %s\n", g[0], g[1])
@@ -46,8 +46,13 @@ Groups (in run order):
 			} else if base, err = readReport(baseline); err != nil {
 				return err
 			}
-			rep, err := bench.Run(cmd.Context(), bench.Options{Only: only, Large: large, Repeats: repeats, Self: self,
-				Python: python, Work: work, Revision: revision, Log: cmd.ErrOrStderr()})
+			var rep *bench.Report
+			if from != "" {
+				rep, err = readReport(from)
+			} else {
+				rep, err = bench.Run(cmd.Context(), bench.Options{Only: only, Large: large, Repeats: repeats, Self: self,
+					Python: python, Work: work, Revision: revision, Log: cmd.ErrOrStderr()})
+			}
 			if rep != nil {
 				out := cmd.OutOrStdout()
 				switch {
@@ -77,6 +82,7 @@ Groups (in run order):
 	cmd.Flags().StringVar(&work, "work", "", "scratch folder, kept afterwards (default: a temporary folder)")
 	cmd.Flags().StringVar(&baseline, "baseline", "", "a report written by --json to print beside (default: the figures before the performance work)")
 	cmd.Flags().StringVar(&revision, "revision", "", "name of the measured code in the report (default: the build's VCS revision)")
+	cmd.Flags().StringVar(&from, "from", "", "print a report written earlier by --json instead of measuring")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().BoolVar(&markdown, "markdown", false, "print the table of docs/PERFORMANCE.md")
 	cmd.MarkFlagsMutuallyExclusive("json", "markdown")

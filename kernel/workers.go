@@ -1,0 +1,244 @@
+package kernel
+
+import (
+	"runtime"
+	"sort"
+	"sync"
+
+	"github.com/gravf-tui/gravf-tui/graph"
+)
+
+// engine is one reference run's workers and the vertex ranges they own.
+type engine struct {
+	k       *Kernel
+	g       *graph.Graph
+	nf, nu  int
+	workers []*worker
+}
+
+// worker owns the vertices [lo, hi): it applies them and gathers the
+// messages sent to them.
+type worker struct {
+	lo, hi uint32
+	b      batch
+	c      *Ctx
+	vals   []uint64
+	ids    []uint32
+	msgBuf []uint64
+	// The outcome of the last apply sweep of the range.
+	senders []uint32
+	updates []uint64
+	msgs    int64
+}
+
+// minVerticesPerWorker keeps small graphs on one goroutine, where starting
+// more costs more than it saves.
+var minVerticesPerWorker = 1 << 14
+
+func newEngine(k *Kernel, g *graph.Graph, states []uint64) *engine {
+	n := g.NumVertices()
+	e := &engine{k: k, g: g, nf: len(k.Checked.VertexT), nu: len(k.Checked.UpdateT)}
+	nw := max(1, min(runtime.GOMAXPROCS(0), 8, n/minVerticesPerWorker))
+	// Ranges of about equal arc counts: gather work follows the arcs.
+	arcs := g.NumArcs()
+	lo := 0
+	for j := 1; j <= nw; j++ {
+		hi := n
+		if j < nw {
+			target := uint32(int64(arcs) * int64(j) / int64(nw))
+			hi = max(lo, sort.Search(n, func(v int) bool { return g.Offsets[v] >= target }))
+		}
+		e.workers = append(e.workers, newWorker(e, states, uint32(lo), uint32(hi)))
+		lo = hi
+	}
+	return e
+}
+
+func newWorker(e *engine, states []uint64, lo, hi uint32) *worker {
+	k := e.k
+	w := &worker{lo: lo, hi: hi, c: k.NewCtx(), ids: make([]uint32, vbatchSize)}
+	nprog := 0
+	for _, p := range []*vprogram{k.binit, k.bapply, k.bgather, k.bscatter} {
+		if p != nil {
+			nprog = max(nprog, len(p.stmts))
+		}
+	}
+	w.vals = make([]uint64, nprog)
+	w.msgBuf = make([]uint64, max(len(k.Checked.MessageT), 1))
+	w.b = batch{states: states, nf: e.nf, offsets: e.g.Offsets, scalar: w.c}
+	if k.bscatter != nil {
+		w.b.msg = columns(len(k.Checked.MessageT))
+		w.b.edge = columns(len(k.Checked.EdgeT))
+	}
+	return w
+}
+
+func columns(n int) [][]uint64 {
+	c := make([][]uint64, n)
+	for i := range c {
+		c[i] = make([]uint64, vbatchSize)
+	}
+	return c
+}
+
+// parallel runs f on every worker and waits for all.
+func (e *engine) parallel(f func(w *worker)) {
+	if len(e.workers) == 1 {
+		f(e.workers[0])
+		return
+	}
+	var wg sync.WaitGroup
+	for _, w := range e.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(w)
+		}()
+	}
+	wg.Wait()
+}
+
+// ranges calls f with the worker's vertices in batches (w.b.ids, w.b.n).
+func (w *worker) ranges(f func()) {
+	for v := w.lo; v < w.hi; v += vbatchSize {
+		n := int(min(w.hi-v, vbatchSize))
+		for k := range n {
+			w.ids[k] = v + uint32(k)
+		}
+		w.b.ids, w.b.n = w.ids[:n], n
+		f()
+	}
+}
+
+// storeStates writes the state assignments of p's last run.
+func (w *worker) storeStates(p *vprogram) {
+	b := &w.b
+	ids, st, nf := b.ids[:b.n], b.states, b.nf
+	for i, s := range p.stmts {
+		if s.kind != TargetState {
+			continue
+		}
+		f := s.index
+		if col := p.col(b, i); col != nil {
+			for k, v := range ids {
+				st[int(v)*nf+f] = col[k]
+			}
+		} else {
+			x := w.vals[i]
+			for _, v := range ids {
+				st[int(v)*nf+f] = x
+			}
+		}
+	}
+}
+
+func (w *worker) init(e *engine) {
+	w.ranges(func() {
+		e.k.binit.run(&w.b, w.vals)
+		w.storeStates(e.k.binit)
+	})
+}
+
+// apply sweeps the range in superstep s and keeps its senders, their
+// updates (nu values each) and their out-degrees' sum.
+func (w *worker) apply(e *engine, s int) {
+	p := e.k.bapply
+	w.c.Superstep = uint64(s)
+	w.senders, w.updates, w.msgs = w.senders[:0], w.updates[:0], 0
+	send, upd := -1, make([]int, e.nu)
+	for i, st := range p.stmts {
+		switch st.kind {
+		case TargetSend:
+			send = i
+		case TargetUpdate:
+			upd[st.index] = i
+		}
+	}
+	off := e.g.Offsets
+	w.ranges(func() {
+		b := &w.b
+		p.run(b, w.vals)
+		sendCol := p.col(b, send)
+		for k, v := range b.ids[:b.n] {
+			if sendCol != nil && sendCol[k] == 0 || sendCol == nil && w.vals[send] == 0 {
+				continue
+			}
+			w.senders = append(w.senders, v)
+			w.msgs += int64(off[v+1] - off[v])
+			for _, i := range upd {
+				if col := p.col(b, i); col != nil {
+					w.updates = append(w.updates, col[k])
+				} else {
+					w.updates = append(w.updates, w.vals[i])
+				}
+			}
+		}
+		w.storeStates(p)
+	})
+}
+
+// scatterGather delivers the updates of senders (in superstep s, the one
+// receiving them) to the worker's vertices.
+func (w *worker) scatterGather(e *engine, s int, senders []uint32, updates []uint64) {
+	k, g, nu := e.k, e.g, e.nu
+	c := w.c
+	c.Superstep = uint64(s)
+	for i, u := range senders {
+		nbrs := g.Neighbors(u)
+		a := sort.Search(len(nbrs), func(j int) bool { return nbrs[j] >= w.lo })
+		z := a + sort.Search(len(nbrs)-a, func(j int) bool { return nbrs[a+j] >= w.hi })
+		if a == z {
+			continue
+		}
+		c.Update = updates[i*nu : i*nu+nu]
+		c.Sender = uint64(u)
+		c.Degree = uint64(g.OutDegree(u))
+		switch {
+		case k.scatterCopy:
+			c.Msg = c.Update
+		case k.scatterPerSender:
+			k.Scatter(c, w.msgBuf)
+			c.Msg = w.msgBuf
+		}
+		ws := g.EdgeWeights(u)
+		for j := a; j < z; j += vbatchSize {
+			end := min(z, j+vbatchSize)
+			w.b.ids, w.b.n = nbrs[j:end], end-j
+			if k.bscatter != nil {
+				w.scatterEdges(k.bscatter, ws, j, end)
+			}
+			k.bgather.run(&w.b, w.vals)
+			w.storeStates(k.bgather)
+		}
+	}
+}
+
+// scatterEdges computes the messages of the edges [j, end) of the current
+// sender into the batch's message columns.
+func (w *worker) scatterEdges(p *vprogram, ws []uint32, j, end int) {
+	b := &w.b
+	if len(b.edge) > 0 {
+		e0 := b.edge[0][:b.n]
+		for x := range e0 {
+			if ws != nil {
+				e0[x] = uint64(ws[j+x])
+			} else {
+				e0[x] = 1
+			}
+		}
+	}
+	p.run(b, w.vals)
+	for i, st := range p.stmts {
+		if st.kind != TargetMessage {
+			continue
+		}
+		out := b.msg[st.index][:b.n]
+		if col := p.col(b, i); col != nil {
+			copy(out, col)
+		} else {
+			for x := range out {
+				out[x] = w.vals[i]
+			}
+		}
+	}
+}
