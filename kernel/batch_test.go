@@ -93,10 +93,12 @@ a = l
 				wantSend = append(wantSend, b2u(send))
 			}
 			g := &graph.Graph{Offsets: offsets, Adj: make([]uint32, offsets[n])}
-			e := newEngine(k, g, states)
+			e := newEngine(k, g)
+			e.setStates(states)
 			w := e.workers[0]
 			w.lo, w.hi = 0, n
 			w.apply(e, 2)
+			e.states(states)
 			if !slices.Equal(states, want) {
 				t.Errorf("states differ")
 			}

@@ -107,7 +107,7 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 	if maxSteps <= 0 {
 		maxSteps = max(1000, n+2)
 	}
-	e := newEngine(k, g, res.States)
+	e := newEngine(k, g)
 	e.parallel(func(w *worker) { w.init(e) })
 	senders := make([]uint32, 0, 1024)
 	updates := make([]uint64, 0, 1024)
@@ -134,10 +134,12 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 		}
 		if len(senders) == 0 {
 			res.Converged = true
+			e.states(res.States)
 			return res, nil
 		}
 		e.parallel(func(w *worker) { w.scatterGather(e, s+1, senders, updates) })
 	}
+	e.states(res.States)
 	return res, nil
 }
 

@@ -25,15 +25,88 @@ const vbatchSize = 256
 type batch struct {
 	n   int
 	ids []uint32 // the element vertices: this vertex, or the edge's neighbour
-	// states is the whole state array (nf fields per vertex); a state
-	// reference of element k reads states[ids[k]*nf+i].
-	states  []uint64
-	nf      int
+	// fields hold the state of every vertex, one array per field; a state
+	// reference of element k reads fields[i] at ids[k].
+	fields  []field
 	offsets []uint32 // the graph's CSR offsets, for degree columns
 	msg     [][]uint64
 	edge    [][]uint64
 	scalar  *Ctx // uniform inputs (superstep, sender, update, msg, degree)
 	cols    [][]uint64
+}
+
+// field is one state field of every vertex. Fields of at most 32 bits
+// (f32 included) are kept in 32-bit words: the random reads and writes of
+// gather then touch half the memory, which is what bounds the engine on
+// large graphs.
+type field struct {
+	u32 []uint32
+	u64 []uint64
+}
+
+func newField(t Type, n int) field {
+	if t.Width <= 32 {
+		return field{u32: make([]uint32, n)}
+	}
+	return field{u64: make([]uint64, n)}
+}
+
+// load reads the field of the vertices ids into out.
+func (f field) load(ids []uint32, out []uint64) {
+	if f.u32 != nil {
+		a := f.u32
+		for k, v := range ids {
+			out[k] = uint64(a[v])
+		}
+		return
+	}
+	a := f.u64
+	for k, v := range ids {
+		out[k] = a[v]
+	}
+}
+
+// store writes vals (or, when vals is nil, x) to the field of ids.
+func (f field) store(ids []uint32, vals []uint64, x uint64) {
+	switch {
+	case f.u32 != nil && vals != nil:
+		a := f.u32
+		for k, v := range ids {
+			a[v] = uint32(vals[k])
+		}
+	case f.u32 != nil:
+		a := f.u32
+		for _, v := range ids {
+			a[v] = uint32(x)
+		}
+	case vals != nil:
+		a := f.u64
+		for k, v := range ids {
+			a[v] = vals[k]
+		}
+	default:
+		a := f.u64
+		for _, v := range ids {
+			a[v] = x
+		}
+	}
+}
+
+// get returns the field of vertex v.
+func (f field) get(v int) uint64 {
+	if f.u32 != nil {
+		return uint64(f.u32[v])
+	}
+	return f.u64[v]
+}
+
+// set sets the field of vertex v.
+func (f field) set(v int, x uint64) {
+	if f.u32 != nil {
+		f.u32[v] = uint32(x)
+	} else {
+		f.u64[v] = x
+	}
 }
 
 // vnode is one compiled expression node of the batch form.
@@ -221,12 +294,7 @@ func refFill(n *Node, v *vnode) func(b *batch, out []uint64) {
 	i := n.Index
 	switch n.Ref {
 	case RefState:
-		return func(b *batch, out []uint64) {
-			ids, st, nf := b.ids[:len(out)], b.states, b.nf
-			for k := range out {
-				out[k] = st[int(ids[k])*nf+i]
-			}
-		}
+		return func(b *batch, out []uint64) { b.fields[i].load(b.ids[:len(out)], out) }
 	case RefID, RefNeighbor:
 		return func(b *batch, out []uint64) {
 			ids := b.ids[:len(out)]

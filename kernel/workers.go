@@ -13,6 +13,7 @@ type engine struct {
 	k       *Kernel
 	g       *graph.Graph
 	nf, nu  int
+	fields  []field
 	workers []*worker
 }
 
@@ -35,9 +36,12 @@ type worker struct {
 // more costs more than it saves.
 var minVerticesPerWorker = 1 << 14
 
-func newEngine(k *Kernel, g *graph.Graph, states []uint64) *engine {
+func newEngine(k *Kernel, g *graph.Graph) *engine {
 	n := g.NumVertices()
 	e := &engine{k: k, g: g, nf: len(k.Checked.VertexT), nu: len(k.Checked.UpdateT)}
+	for _, t := range k.Checked.VertexT {
+		e.fields = append(e.fields, newField(t, n))
+	}
 	nw := max(1, min(runtime.GOMAXPROCS(0), 8, n/minVerticesPerWorker))
 	// Ranges of about equal arc counts: gather work follows the arcs.
 	arcs := g.NumArcs()
@@ -48,13 +52,31 @@ func newEngine(k *Kernel, g *graph.Graph, states []uint64) *engine {
 			target := uint32(int64(arcs) * int64(j) / int64(nw))
 			hi = max(lo, sort.Search(n, func(v int) bool { return g.Offsets[v] >= target }))
 		}
-		e.workers = append(e.workers, newWorker(e, states, uint32(lo), uint32(hi)))
+		e.workers = append(e.workers, newWorker(e, uint32(lo), uint32(hi)))
 		lo = hi
 	}
 	return e
 }
 
-func newWorker(e *engine, states []uint64, lo, hi uint32) *worker {
+// setStates copies states (nf values per vertex, as Result.States holds
+// them) into the fields; states reads them back.
+func (e *engine) setStates(states []uint64) {
+	for v := range e.g.NumVertices() {
+		for i, f := range e.fields {
+			f.set(v, states[v*e.nf+i])
+		}
+	}
+}
+
+func (e *engine) states(out []uint64) {
+	for v := range e.g.NumVertices() {
+		for i, f := range e.fields {
+			out[v*e.nf+i] = f.get(v)
+		}
+	}
+}
+
+func newWorker(e *engine, lo, hi uint32) *worker {
 	k := e.k
 	w := &worker{lo: lo, hi: hi, c: k.NewCtx(), ids: make([]uint32, vbatchSize)}
 	nprog := 0
@@ -65,7 +87,7 @@ func newWorker(e *engine, states []uint64, lo, hi uint32) *worker {
 	}
 	w.vals = make([]uint64, nprog)
 	w.msgBuf = make([]uint64, max(len(k.Checked.MessageT), 1))
-	w.b = batch{states: states, nf: e.nf, offsets: e.g.Offsets, scalar: w.c}
+	w.b = batch{fields: e.fields, offsets: e.g.Offsets, scalar: w.c}
 	if k.bscatter != nil {
 		w.b.msg = columns(len(k.Checked.MessageT))
 		w.b.edge = columns(len(k.Checked.EdgeT))
@@ -113,21 +135,9 @@ func (w *worker) ranges(f func()) {
 // storeStates writes the state assignments of p's last run.
 func (w *worker) storeStates(p *vprogram) {
 	b := &w.b
-	ids, st, nf := b.ids[:b.n], b.states, b.nf
 	for i, s := range p.stmts {
-		if s.kind != TargetState {
-			continue
-		}
-		f := s.index
-		if col := p.col(b, i); col != nil {
-			for k, v := range ids {
-				st[int(v)*nf+f] = col[k]
-			}
-		} else {
-			x := w.vals[i]
-			for _, v := range ids {
-				st[int(v)*nf+f] = x
-			}
+		if s.kind == TargetState {
+			b.fields[s.index].store(b.ids[:b.n], p.col(b, i), w.vals[i])
 		}
 	}
 }
@@ -185,8 +195,13 @@ func (w *worker) scatterGather(e *engine, s int, senders []uint32, updates []uin
 	c.Superstep = uint64(s)
 	for i, u := range senders {
 		nbrs := g.Neighbors(u)
-		a := sort.Search(len(nbrs), func(j int) bool { return nbrs[j] >= w.lo })
-		z := a + sort.Search(len(nbrs)-a, func(j int) bool { return nbrs[a+j] >= w.hi })
+		a, z := 0, len(nbrs)
+		if w.lo > 0 {
+			a = lowerBound(nbrs, w.lo)
+		}
+		if int(w.hi) < g.NumVertices() {
+			z = a + lowerBound(nbrs[a:], w.hi)
+		}
 		if a == z {
 			continue
 		}
@@ -211,6 +226,21 @@ func (w *worker) scatterGather(e *engine, s int, senders []uint32, updates []uin
 			w.storeStates(k.bgather)
 		}
 	}
+}
+
+// lowerBound returns the index of the first element of the sorted xs that
+// is at least x.
+func lowerBound(xs []uint32, x uint32) int {
+	lo, hi := 0, len(xs)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if xs[m] < x {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 // scatterEdges computes the messages of the edges [j, end) of the current
