@@ -52,6 +52,7 @@ type Kernel struct {
 	// The batch forms the reference engine runs (scatter's only when it
 	// runs once per edge).
 	binit, bgather, bapply, bscatter *vprogram
+	bsenders                         *vprogram
 	scatterCopy                      bool
 	scatterPerSender                 bool
 }
@@ -102,8 +103,12 @@ func (s *Spec) Bind(env Env) (*Kernel, error) {
 	k.binit = compileBatch(c.Init, varying{state: true, id: true, degree: true})
 	k.bapply = compileBatch(c.Apply, varying{state: true, id: true, degree: true})
 	k.bgather = compileBatch(c.Gather, varying{state: true, id: true, msg: !k.ScatterPerSender()})
-	if !k.ScatterPerSender() {
+	switch {
+	case !k.ScatterPerSender():
 		k.bscatter = compileBatch(c.Scatter, varying{neighbor: true, edge: true})
+	case k.scatterPerSender:
+		// Once per sender, over the senders of an apply sweep.
+		k.bsenders = compileBatch(c.Scatter, varying{update: true, sender: true, degree: true})
 	}
 	return k, nil
 }

@@ -111,16 +111,18 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 	e.parallel(func(w *worker) { w.init(e) })
 	senders := make([]uint32, 0, 1024)
 	updates := make([]uint64, 0, 1024)
+	var messages []uint64
 	for s := 0; s < maxSteps; s++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		e.parallel(func(w *worker) { w.apply(e, s) })
-		senders, updates = senders[:0], updates[:0]
+		senders, updates, messages = senders[:0], updates[:0], messages[:0]
 		var msgs int64
 		for _, w := range e.workers {
 			senders = append(senders, w.senders...)
 			updates = append(updates, w.updates...)
+			messages = append(messages, w.messages...)
 			msgs += w.msgs
 		}
 		if opt.Senders != nil {
@@ -137,7 +139,11 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 			e.states(res.States)
 			return res, nil
 		}
-		e.parallel(func(w *worker) { w.scatterGather(e, s+1, senders, updates) })
+		if e.fold != nil && float64(msgs) >= pullFraction*float64(g.NumArcs()) {
+			e.pull(senders, updates, messages)
+		} else {
+			e.parallel(func(w *worker) { w.scatterGather(e, s+1, senders, updates, messages) })
+		}
 	}
 	e.states(res.States)
 	return res, nil

@@ -31,6 +31,7 @@ type batch struct {
 	offsets []uint32 // the graph's CSR offsets, for degree columns
 	msg     [][]uint64
 	edge    [][]uint64
+	update  [][]uint64
 	scalar  *Ctx // uniform inputs (superstep, sender, update, msg, degree)
 	cols    [][]uint64
 }
@@ -141,7 +142,7 @@ type vstmt struct {
 
 // varying says which inputs differ between the elements of a batch.
 type varying struct {
-	state, id, degree, msg, edge, neighbor bool
+	state, id, degree, msg, edge, neighbor, update, sender bool
 }
 
 func compileBatch(cp *CheckedProgram, vary varying) *vprogram {
@@ -206,6 +207,10 @@ func refVaries(n *Node, vary varying, localVary []bool) bool {
 		return vary.edge
 	case RefNeighbor:
 		return vary.neighbor
+	case RefUpdate:
+		return vary.update
+	case RefSender:
+		return vary.sender
 	case RefLocal:
 		return localVary[n.Index]
 	}
@@ -295,7 +300,7 @@ func refFill(n *Node, v *vnode) func(b *batch, out []uint64) {
 	switch n.Ref {
 	case RefState:
 		return func(b *batch, out []uint64) { b.fields[i].load(b.ids[:len(out)], out) }
-	case RefID, RefNeighbor:
+	case RefID, RefNeighbor, RefSender:
 		return func(b *batch, out []uint64) {
 			ids := b.ids[:len(out)]
 			for k := range out {
@@ -313,6 +318,8 @@ func refFill(n *Node, v *vnode) func(b *batch, out []uint64) {
 		return func(b *batch, out []uint64) { copy(out, b.msg[i]) }
 	case RefEdge:
 		return func(b *batch, out []uint64) { copy(out, b.edge[i]) }
+	case RefUpdate:
+		return func(b *batch, out []uint64) { copy(out, b.update[i]) }
 	}
 	panic("kernel: reference " + n.Ref.String() + " cannot vary in a batch")
 }

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 
@@ -15,6 +16,11 @@ type engine struct {
 	nf, nu  int
 	fields  []field
 	workers []*worker
+	// fold is the gather in the form pull runs (nil: always push), with
+	// its per-vertex scratch: who sent, and what.
+	fold     *pullFold
+	sent     []bool
+	msgDense []uint64
 }
 
 // worker owns the vertices [lo, hi): it applies them and gathers the
@@ -25,11 +31,13 @@ type worker struct {
 	c      *Ctx
 	vals   []uint64
 	ids    []uint32
-	msgBuf []uint64
-	// The outcome of the last apply sweep of the range.
-	senders []uint32
-	updates []uint64
-	msgs    int64
+	// The outcome of the last apply sweep of the range: the senders, their
+	// updates, their messages (kernels whose scatter runs once per sender)
+	// and the sum of their out-degrees.
+	senders  []uint32
+	updates  []uint64
+	messages []uint64
+	msgs     int64
 }
 
 // minVerticesPerWorker keeps small graphs on one goroutine, where starting
@@ -41,6 +49,9 @@ func newEngine(k *Kernel, g *graph.Graph) *engine {
 	e := &engine{k: k, g: g, nf: len(k.Checked.VertexT), nu: len(k.Checked.UpdateT)}
 	for _, t := range k.Checked.VertexT {
 		e.fields = append(e.fields, newField(t, n))
+	}
+	if !g.Directed && k.ScatterPerSender() {
+		e.fold = recogniseFold(k.Checked.Gather)
 	}
 	nw := max(1, min(runtime.GOMAXPROCS(0), 8, n/minVerticesPerWorker))
 	// Ranges of about equal arc counts: gather work follows the arcs.
@@ -86,11 +97,13 @@ func newWorker(e *engine, lo, hi uint32) *worker {
 		}
 	}
 	w.vals = make([]uint64, nprog)
-	w.msgBuf = make([]uint64, max(len(k.Checked.MessageT), 1))
 	w.b = batch{fields: e.fields, offsets: e.g.Offsets, scalar: w.c}
 	if k.bscatter != nil {
 		w.b.msg = columns(len(k.Checked.MessageT))
 		w.b.edge = columns(len(k.Checked.EdgeT))
+	}
+	if k.bsenders != nil {
+		w.b.update = columns(e.nu)
 	}
 	return w
 }
@@ -185,12 +198,47 @@ func (w *worker) apply(e *engine, s int) {
 		}
 		w.storeStates(p)
 	})
+	if e.k.bsenders != nil {
+		w.c.Superstep = uint64(s + 1) // scatter runs in the receiving superstep
+		w.scatterSenders(e)
+	}
+}
+
+// scatterSenders computes the message of every sender of the last apply
+// sweep, in batches, for kernels whose scatter runs once per sender.
+func (w *worker) scatterSenders(e *engine) {
+	p, nu, nm := e.k.bsenders, e.nu, len(e.k.Checked.MessageT)
+	w.messages = slices.Grow(w.messages[:0], len(w.senders)*nm)[:len(w.senders)*nm]
+	b := &w.b
+	for j := 0; j < len(w.senders); j += vbatchSize {
+		end := min(len(w.senders), j+vbatchSize)
+		b.ids, b.n = w.senders[j:end], end-j
+		for f, col := range b.update {
+			for x := range b.n {
+				col[x] = w.updates[(j+x)*nu+f]
+			}
+		}
+		p.run(b, w.vals)
+		for i, st := range p.stmts {
+			if st.kind != TargetMessage {
+				continue
+			}
+			col := p.col(b, i)
+			for x := range b.n {
+				if col != nil {
+					w.messages[(j+x)*nm+st.index] = col[x]
+				} else {
+					w.messages[(j+x)*nm+st.index] = w.vals[i]
+				}
+			}
+		}
+	}
 }
 
 // scatterGather delivers the updates of senders (in superstep s, the one
 // receiving them) to the worker's vertices.
-func (w *worker) scatterGather(e *engine, s int, senders []uint32, updates []uint64) {
-	k, g, nu := e.k, e.g, e.nu
+func (w *worker) scatterGather(e *engine, s int, senders []uint32, updates, messages []uint64) {
+	k, g, nu, nm := e.k, e.g, e.nu, len(e.k.Checked.MessageT)
 	c := w.c
 	c.Superstep = uint64(s)
 	for i, u := range senders {
@@ -212,8 +260,7 @@ func (w *worker) scatterGather(e *engine, s int, senders []uint32, updates []uin
 		case k.scatterCopy:
 			c.Msg = c.Update
 		case k.scatterPerSender:
-			k.Scatter(c, w.msgBuf)
-			c.Msg = w.msgBuf
+			c.Msg = messages[i*nm : i*nm+nm]
 		}
 		ws := g.EdgeWeights(u)
 		for j := a; j < z; j += vbatchSize {
