@@ -31,6 +31,12 @@ type SystemOptions struct {
 	// every FPGA top gets an edge memory port per PE, and the testbench a
 	// model of the memory.
 	OffChip *OffChip
+	// Load generates the PEs of a Vitis kernel: their tables have no
+	// initial images and are written through the PE's table port (see
+	// PEOptions). The system then holds the kernels, the PE, the building
+	// blocks and the images, but no FPGA tops, testbench or image files:
+	// the kernel's own top and testbench (package vitis) replace them.
+	Load bool
 }
 
 // System is a generated design: files by path relative to the project.
@@ -43,6 +49,9 @@ type System struct {
 	// and Memories its contents, one per FPGA.
 	OffChip  *OffChip
 	Memories []EdgeMemory
+	// Images are the PEs' tables, by global PE (off-chip: edge-index
+	// starts are word addresses in the FPGA's edge memory).
+	Images []PEImages
 }
 
 // Paths returns the file paths in a stable order.
@@ -100,7 +109,7 @@ func GenerateSystem(ctx context.Context, o SystemOptions) (*System, error) {
 	if err != nil {
 		return nil, err
 	}
-	sys := &System{Files: map[string]string{}, Expected: ref, Part: part, Widths: w, OffChip: o.OffChip}
+	sys := &System{Files: map[string]string{}, Expected: ref, Part: part, Widths: w, OffChip: o.OffChip, Images: ims}
 	if o.OffChip != nil {
 		if sys.Memories, err = LayOutOffChip(ims, &sys.Widths, o.PEs, *o.OffChip); err != nil {
 			return nil, err
@@ -132,11 +141,14 @@ func GenerateSystem(ctx context.Context, o SystemOptions) (*System, error) {
 			break
 		}
 	}
-	pe, err := GeneratePE(k, o.OffChip != nil)
+	pe, err := GeneratePEFor(k, PEOptions{OffChip: o.OffChip != nil, Load: o.Load})
 	if err != nil {
 		return nil, err
 	}
 	sys.Files["rtl/"+name+"_pe.v"] = pe
+	if o.Load {
+		return sys, nil
+	}
 	for i := range ims {
 		im := &ims[i]
 		type image struct {

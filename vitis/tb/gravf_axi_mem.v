@@ -15,7 +15,7 @@
 // is honoured.
 //
 // The memory is loaded from up to four $readmemh images (INIT0..INIT3,
-// each at word offset OFF0..OFF3); the testbench reads it back through
+// each of LEN0..LEN3 words at word offset OFF0..OFF3); the testbench reads it back through
 // the word function or hierarchically (mem). An access outside the
 // memory, a burst type other than INCR, a narrow or unaligned beat, or a
 // wlast off the last beat ends the simulation with RESULT FAIL. Every
@@ -33,10 +33,11 @@ module gravf_axi_mem #(
     parameter        LAT_MAX   = 20,
     parameter        QUEUE     = 32,     // bursts waiting, per direction
     parameter        NAME      = "mem",
-    parameter        INIT0     = "", parameter OFF0 = 0,
-    parameter        INIT1     = "", parameter OFF1 = 0,
-    parameter        INIT2     = "", parameter OFF2 = 0,
-    parameter        INIT3     = "", parameter OFF3 = 0
+    // Images: file, first word, words.
+    parameter        INIT0     = "", parameter OFF0 = 0, parameter LEN0 = 1,
+    parameter        INIT1     = "", parameter OFF1 = 0, parameter LEN1 = 1,
+    parameter        INIT2     = "", parameter OFF2 = 0, parameter LEN2 = 1,
+    parameter        INIT3     = "", parameter OFF3 = 0, parameter LEN3 = 1
 ) (
     input  wire            clk,
     input  wire            rst,
@@ -81,10 +82,10 @@ localparam integer SIZE  = $clog2(BYTES);
 reg [DW-1:0] mem [0:WORDS-1];
 
 initial begin
-    if (INIT0 != "") $readmemh(INIT0, mem, OFF0);
-    if (INIT1 != "") $readmemh(INIT1, mem, OFF1);
-    if (INIT2 != "") $readmemh(INIT2, mem, OFF2);
-    if (INIT3 != "") $readmemh(INIT3, mem, OFF3);
+    if (INIT0 != "") $readmemh(INIT0, mem, OFF0, OFF0 + LEN0 - 1);
+    if (INIT1 != "") $readmemh(INIT1, mem, OFF1, OFF1 + LEN1 - 1);
+    if (INIT2 != "") $readmemh(INIT2, mem, OFF2, OFF2 + LEN2 - 1);
+    if (INIT3 != "") $readmemh(INIT3, mem, OFF3, OFF3 + LEN3 - 1);
 end
 
 assign s_axi_bresp = 2'b00;
