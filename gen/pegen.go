@@ -23,9 +23,9 @@ type peData struct {
 	Edge                   []peField
 	HandWritten            bool
 	HazardSlots            int
-	GatherLatency          int  // cycles of the generated gather kernel (not HandWritten)
-	OffChip                bool // edges in off-chip memory, read through the PE's memory port
-	Load                   bool // tables written and states read through the table port
+	GatherLatency          int    // cycles of the generated gather kernel (not HandWritten)
+	OffChip                bool   // edges in off-chip memory, read through the PE's memory port
+	Load                   bool   // tables written and states read through the table port
 	LDA, LDW               string // the table port's widths, from the other parameters
 }
 

@@ -19,7 +19,7 @@ import (
 // and what is particular to the kernels.
 type Manifest struct {
 	gen.Manifest
-	Target string         `json:"target"`
+	Target string        `json:"target"`
 	Vitis  VitisManifest `json:"vitis"`
 }
 

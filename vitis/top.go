@@ -25,7 +25,9 @@ type kernelTop struct {
 }
 
 // kernelName is the Vitis kernel (and module) name of FPGA f.
-func kernelName(k *kernel.Kernel, f int) string { return fmt.Sprintf("gravf_%s_fpga%d", k.Spec.Name, f) }
+func kernelName(k *kernel.Kernel, f int) string {
+	return fmt.Sprintf("gravf_%s_fpga%d", k.Spec.Name, f)
+}
 
 // linkDepth is the receive buffer of a link: at least 64 items and twice
 // the link's latency, so that the credits cover a round trip and the link
