@@ -88,17 +88,10 @@ func Export(ctx context.Context, o gen.ExportOptions) (*Manifest, error) {
 	if o.Dir == "" {
 		return nil, errors.New("export: no output folder")
 	}
-	pl, err := PlatformFor(o.Board.Name)
-	if err != nil {
+	if err := CheckTarget(o.Board.Name, o.Kernel.Spec.Name, o.FPGAs); err != nil {
 		return nil, err
 	}
-	if !identifier.MatchString(o.Kernel.Spec.Name) {
-		return nil, fmt.Errorf("--target vitis: kernel name %q is not an identifier, as Vitis kernel names must be", o.Kernel.Spec.Name)
-	}
-	if max := len(pl.QSFP) + 1; o.FPGAs > max {
-		return nil, fmt.Errorf("--target vitis: %d FPGAs: each FPGA talks to every other over its own QSFP28 cage, and a %s card has %d, so at most %d FPGAs",
-			o.FPGAs, o.Board.Name, len(pl.QSFP), max)
-	}
+	pl, _ := PlatformFor(o.Board.Name)
 	if _, err := os.Stat(o.Dir); err == nil && !o.Force {
 		return nil, fmt.Errorf("export: %s exists; use --force to replace it", o.Dir)
 	}
@@ -123,6 +116,25 @@ func Export(ctx context.Context, o gen.ExportOptions) (*Manifest, error) {
 	}
 	p.writeFiles()
 	return p.m, p.commit(ctx)
+}
+
+// CheckTarget tells whether a design can be a Vitis export: an Alveo board
+// with a known platform, a kernel name that can name a Vitis kernel, and
+// at most one FPGA more than the card has QSFP28 cages (every FPGA talks
+// to every other over a cable of its own).
+func CheckTarget(board, kernelName string, fpgas int) error {
+	pl, err := PlatformFor(board)
+	if err != nil {
+		return err
+	}
+	if !identifier.MatchString(kernelName) {
+		return fmt.Errorf("--target vitis: kernel name %q is not an identifier, as Vitis kernel names must be", kernelName)
+	}
+	if max := len(pl.QSFP) + 1; fpgas > max {
+		return fmt.Errorf("--target vitis: %d FPGAs: each FPGA talks to every other over its own QSFP28 cage, and a %s card has %d, so at most %d FPGAs",
+			fpgas, board, len(pl.QSFP), max)
+	}
+	return nil
 }
 
 // plan builds every FPGA's kernel: the edge ports, the buffers and the
@@ -177,8 +189,9 @@ func (p *project) plan() error {
 func streamBits(uw int) int { return (uw + 1 + 7) / 8 * 8 }
 
 // edgeGroups shares the board's banks among the PEs' edge reads: one AXI4
-// master per PE while there are banks for them (bank 0 also holds the
-// image and state buffers), else consecutive PEs share a master.
+// master per PE while there are banks for them, else consecutive PEs share
+// a master. Master i reads bank i+1 (bank 0 holds the image and state
+// buffers) and wraps around to bank 0 when the PEs use every bank.
 func (p *project) edgeGroups() []portGroup {
 	if p.sys.OffChip == nil {
 		return nil
@@ -187,7 +200,7 @@ func (p *project) edgeGroups() []portGroup {
 	per := (p.o.PEs + n - 1) / n
 	var gs []portGroup
 	for first := 0; first < p.o.PEs; first += per {
-		gs = append(gs, portGroup{First: first, Lanes: min(per, p.o.PEs-first), Bank: len(gs) % p.pl.Banks})
+		gs = append(gs, portGroup{First: first, Lanes: min(per, p.o.PEs-first), Bank: (len(gs) + 1) % p.pl.Banks})
 	}
 	return gs
 }
@@ -262,11 +275,14 @@ func (p *project) writeFiles() {
 	p.files["tb/tb_vitis.v"] = p.testbench()
 	for _, t := range p.tops {
 		p.files["scripts/package_"+t.Name+".tcl"] = p.packageScript(t)
+		p.files["scripts/synth_"+t.Name+".ys"] = p.synthScript(t)
 		p.files[fmt.Sprintf("scripts/link_fpga%d.cfg", t.Plan.Index)] = p.linkConfig(t)
 	}
 	p.files["scripts/link_emu.cfg"] = p.emuConfig()
+	p.files["host/gravf_host.cpp"] = hostSource("gravf_host.cpp")
+	p.files["host/sha256.hpp"] = hostSource("sha256.hpp")
+	p.files["host/design.h"] = p.designHeader()
 	p.files["Makefile"] = p.makefile()
-	p.files["scripts/synth.ys"] = p.synthScript()
 	p.files["README.md"] = p.readme()
 }
 

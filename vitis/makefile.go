@@ -63,9 +63,9 @@ lint:
 
 synth:
 	@mkdir -p build
-	yosys -q -l build/synth.log scripts/synth.ys
-	@for f in build/*_stat.txt; do echo "== $$f (the whole kernel, submodules included)"; \
-	  sed -n '/design hierarchy/,$$p' $$f | grep -E '^ +(Number of cells|LUT|FD|RAMB|DSP|RAM)'; done
+	@for t in $(KERNELS); do yosys -q -l build/synth_$$t.log scripts/synth_$$t.ys || exit 1; \
+	  echo "== $$t (the whole kernel, submodules included)"; \
+	  sed -n '/design hierarchy/,$$p' build/$${t}_stat.txt | grep -E '^ +(Number of cells|LUT|FD|RAMB|DSP|RAM)'; done
 
 xo: $(XO)
 

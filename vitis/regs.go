@@ -55,10 +55,10 @@ type regMap struct {
 	Status []status
 }
 
-// newRegMap lays out the registers: the buffer addresses first (from 0x10,
-// 8-byte aligned), then the vertex count and the kernel's parameters
-// (64 bits each, in name order), then the link streams; the status
-// registers from statusBase.
+// newRegMap lays out the registers: the buffer addresses first (from 0x10),
+// then the kernel's parameters (64 bits each, in name order; every 64-bit
+// register on an 8-byte boundary), then the vertex count, then the link
+// streams (no register); the status registers from statusBase.
 func newRegMap(k *kernel.Kernel, edgePorts, links int) regMap {
 	var m regMap
 	off := 0x10
@@ -75,13 +75,14 @@ func newRegMap(k *kernel.Kernel, edgePorts, links int) regMap {
 		add(arg{Name: fmt.Sprintf("edges%d", p), Kind: argBuffer, Bytes: 8, Port: fmt.Sprintf("m_axi_edges%d", p),
 			Doc: fmt.Sprintf("device address of edge buffer %d", p)})
 	}
-	add(arg{Name: "nvertices", Kind: argScalar, Bytes: 4, Port: "s_axi_control", Value: uint64(k.Vertices),
-		Doc: "vertices of the graph; the kernel runs only if this is the count it was built for"})
+	// 64-bit scalars on 8-byte boundaries, the 32-bit vertex count last.
 	for _, n := range paramNames(k) {
 		p := k.Checked.Params[n]
 		add(arg{Name: n, Kind: argScalar, Bytes: 8, Port: "s_axi_control", Value: p.Bits,
 			Doc: fmt.Sprintf("kernel parameter %s; the kernel runs only if this is the value it was built for", n)})
 	}
+	add(arg{Name: "nvertices", Kind: argScalar, Bytes: 4, Port: "s_axi_control", Value: uint64(k.Vertices),
+		Doc: "vertices of the graph; the kernel runs only if this is the count it was built for"})
 	for j := 0; j < links; j++ {
 		add(arg{Name: fmt.Sprintf("tx%d", j), Kind: argStream, Port: fmt.Sprintf("tx%d", j), Doc: fmt.Sprintf("link %d, words to the other FPGA", j)})
 		add(arg{Name: fmt.Sprintf("rx%d", j), Kind: argStream, Port: fmt.Sprintf("rx%d", j), Doc: fmt.Sprintf("link %d, words from the other FPGA", j)})
