@@ -41,14 +41,6 @@ type status struct {
 // statusBase is the byte address of the first status register.
 const statusBase = 0x400
 
-// Status flag bits (the flags register).
-const (
-	flagMismatch  = 1 << 0 // the scalar arguments are not the design's
-	flagAXIError  = 1 << 1 // a load or write-back access was answered with an error
-	flagEdgeError = 1 << 2 // an edge read was answered with an error
-	flagOverflow  = 1 << 3 // a link's receive buffer overflowed
-)
-
 // regMap is one FPGA kernel's register map.
 type regMap struct {
 	Args   []arg

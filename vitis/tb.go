@@ -3,6 +3,8 @@ package vitis
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gravf-tui/gravf-tui/gen"
 )
 
 // The testbench of a Vitis project: every FPGA's kernel with an AXI4
@@ -214,44 +216,13 @@ gravf_axis_check #(.TW(%[5]d), .NAME("fpga%[2]d rx%[4]d")) link_%[1]d_%[2]d_rx_c
 func (p *project) tbChecks(b *strings.Builder) {
 	k := p.o.Kernel
 	st := p.sys.Widths.State
-	fmt.Fprintf(b, `
+	b.WriteString(`
 // ------------------------------------------------------------- checking
 gravf_sha256 sha();
 integer errors = 0;
 
-// f32 fields are compared within a relative tolerance: their sums follow
-// message arrival order, which differs from the reference's.
-function real f32_to_real;
-    input [31:0] x;
-    real m;
-    integer e;
-    begin
-        e = x[30:23];
-        m = x[22:0];
-        if (e == 0) f32_to_real = m * (2.0 ** -149);
-        else f32_to_real = (1.0 + m / 8388608.0) * (2.0 ** (e - 127));
-        if (x[31]) f32_to_real = -f32_to_real;
-    end
-endfunction
-
-function close_enough;
-    input [%[1]d:0] got;
-    input [%[1]d:0] want;
-    real a, c, d;
-    begin
-        close_enough = 1'b1;
-`, st-1)
-	off := st
-	for i, t := range k.Checked.VertexT {
-		off -= t.Width
-		hi := off + t.Width - 1
-		if t.Float {
-			fmt.Fprintf(b, "        a = f32_to_real(got[%[1]d:%[2]d]); c = f32_to_real(want[%[1]d:%[2]d]); d = a - c;\n        if (d < 0) d = -d;\n        if (c < 0) c = -c;\n        if (d > 1.0e-4 * c && d > 1.0e-30) close_enough = 1'b0; // %[3]s\n", hi, off, k.Spec.Vertex[i].Name)
-		} else {
-			fmt.Fprintf(b, "        if (got[%[1]d:%[2]d] !== want[%[1]d:%[2]d]) close_enough = 1'b0; // %[3]s\n", hi, off, k.Spec.Vertex[i].Name)
-		}
-	}
-	b.WriteString("    end\nendfunction\n")
+`)
+	b.WriteString(gen.StateCompare(k, st))
 	for _, t := range p.tops {
 		f := t.Plan.Index
 		dw := t.Plan.DW

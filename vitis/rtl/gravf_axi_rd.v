@@ -54,7 +54,6 @@ localparam integer BYTES = DW / 8;
 localparam integer SIZE  = $clog2(BYTES);
 localparam integer OB    = $clog2(MAX_OUT + 1);
 localparam integer QB    = (MAX_OUT > 1) ? $clog2(MAX_OUT) : 1;   // ring index bits
-localparam [12:0]  PAGE  = 13'd4096;
 localparam integer LAST_QI = MAX_OUT - 1;
 localparam [QB-1:0] LAST_Q = LAST_QI[QB-1:0];
 
@@ -70,12 +69,9 @@ reg  [OB-1:0] outstanding;         // bursts issued and not complete
 
 assign cmd_ready = !active && rx_left == 0;
 
-// The next burst: the beats left, at most MAX_BURST, at most up to the
-// next 4 KB boundary.
-wire [12:0] to_page    = PAGE - {1'b0, addr[11:0]};
-wire [31:0] page_beats = {19'd0, to_page} >> SIZE;
-wire [31:0] max_beats  = (page_beats < MAX_BURST) ? page_beats : MAX_BURST;
-wire [31:0] burst      = (left < max_beats) ? left : max_beats;
+// The next burst: as long as the 4 KB rule and MAX_BURST allow.
+wire [31:0] burst;
+gravf_axi_burst #(.SIZE(SIZE), .MAX_BURST(MAX_BURST)) next_burst (.addr(addr), .left(left), .beats(burst));
 
 // The last beat of a burst is counted here rather than taken from rlast:
 // the lengths of the outstanding bursts wait in a ring, oldest first.

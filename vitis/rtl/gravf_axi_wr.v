@@ -56,7 +56,6 @@ module gravf_axi_wr #(
 localparam integer BYTES = DW / 8;
 localparam integer SIZE  = $clog2(BYTES);
 localparam integer OB    = $clog2(MAX_OUT + 1);
-localparam [12:0]  PAGE  = 13'd4096;
 
 assign m_axi_awsize  = SIZE[2:0];
 assign m_axi_awburst = 2'b01;      // INCR
@@ -71,11 +70,9 @@ reg         w_open;                // a burst's address is out and its data is b
 reg  [8:0]  w_left;                // its beats not yet written
 reg  [OB-1:0] awaiting;            // bursts issued and not answered
 
-// The next burst, as in gravf_axi_rd.
-wire [12:0] to_page    = PAGE - {1'b0, addr[11:0]};
-wire [31:0] page_beats = {19'd0, to_page} >> SIZE;
-wire [31:0] max_beats  = (page_beats < MAX_BURST) ? page_beats : MAX_BURST;
-wire [31:0] burst      = (left < max_beats) ? left : max_beats;
+// The next burst: as long as the 4 KB rule and MAX_BURST allow.
+wire [31:0] burst;
+gravf_axi_burst #(.SIZE(SIZE), .MAX_BURST(MAX_BURST)) next_burst (.addr(addr), .left(left), .beats(burst));
 
 wire aw_fire = m_axi_awvalid && m_axi_awready;
 wire w_fire  = m_axi_wvalid && m_axi_wready;

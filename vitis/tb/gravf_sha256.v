@@ -24,7 +24,7 @@ function [31:0] rotr;
 endfunction
 
 function [31:0] k_of;
-    input integer i;
+    input [5:0] i;
     reg [31:0] k [0:63];
     begin
         k[0]  = 32'h428a2f98; k[1]  = 32'h71374491; k[2]  = 32'hb5c0fbcf; k[3]  = 32'he9b5dba5;
@@ -63,7 +63,7 @@ task compress;
         a = h[0]; b = h[1]; c = h[2]; d = h[3]; e = h[4]; f = h[5]; g = h[6]; hh = h[7];
         for (i = 0; i < 64; i = i + 1) begin
             s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
-            t1 = hh + s1 + ((e & f) ^ (~e & g)) + k_of(i) + w[i];
+            t1 = hh + s1 + ((e & f) ^ (~e & g)) + k_of(i[5:0]) + w[i];
             s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
             t2 = s0 + ((a & b) ^ (a & c) ^ (b & c));
             hh = g; g = f; f = e; e = d + t1; d = c; c = b; b = a; a = t1 + t2;
