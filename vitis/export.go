@@ -279,6 +279,16 @@ func (p *project) writeFiles() {
 		p.files[fmt.Sprintf("scripts/link_fpga%d.cfg", t.Plan.Index)] = p.linkConfig(t)
 	}
 	p.files["scripts/link_emu.cfg"] = p.emuConfig()
+	if len(p.tops) > 1 {
+		lk := p.linkKernel()
+		p.files["rtl/"+lk+".v"] = p.linkTop()
+		p.files["ip/"+auroraModule+".v"] = auroraStub()
+		p.files["scripts/aurora_ip.tcl"] = p.auroraIPScript()
+		p.files["scripts/package_"+lk+".tcl"] = p.linkPackageScript()
+		p.files["scripts/synth_"+lk+".ys"] = p.linkSynthScript()
+		p.files["constraints/"+lk+".xdc"] = p.linkConstraints()
+		p.files["cluster.json"] = p.clusterJSON()
+	}
 	p.files["host/gravf_host.cpp"] = hostSource("gravf_host.cpp")
 	p.files["host/sha256.hpp"] = hostSource("sha256.hpp")
 	p.files["host/design.h"] = p.designHeader()

@@ -62,8 +62,17 @@ struct Field {
   int width;
   bool f32;
 };
+// A link: the link kernel instance on this card, its QSFP28 cage, and the
+// FPGA and cage at the cable's other end.
+struct Link {
+  const char* instance;
+  int qsfp;
+  int peer_fpga;
+  int peer_qsfp;
+};
 struct Kernel {
   const char* name;
+  std::vector<Link> links;
   std::vector<Buffer> buffers;  // image, state, edge buffers
   std::vector<Scalar> scalars;
   std::vector<Segment> states;
@@ -80,7 +89,12 @@ constexpr int kWordBytes = %d;
 constexpr bool kExact = %t;
 constexpr uint64_t kMessages = %d;
 
-`, k.Spec.Name, p.o.FPGAs, p.o.Board.Name, p.o.FPGAs, p.tops[0].Plan.DW/8, p.exact, p.sys.Expected.Messages)
+// The link kernel and its registers (gravf_aurora_core).
+constexpr const char* kLinkKernel = %q;
+constexpr uint32_t kLinkLoopback = 0x10, kLinkStatus = 0x20, kLinkSoftErrors = 0x24, kLinkHardErrors = 0x28,
+                   kLinkDropped = 0x2c, kLinkTxWords = 0x30, kLinkRxWords = 0x34, kLinkDowns = 0x38;
+
+`, k.Spec.Name, p.o.FPGAs, p.o.Board.Name, p.o.FPGAs, p.tops[0].Plan.DW/8, p.exact, p.sys.Expected.Messages, p.linkKernel())
 	b.WriteString("inline const std::vector<Field> kFields = {\n")
 	off := p.sys.Widths.State
 	for i, t := range k.Checked.VertexT {
@@ -90,6 +104,15 @@ constexpr uint64_t kMessages = %d;
 	b.WriteString("};\n\ninline const std::vector<Kernel> kKernels = {\n")
 	for _, t := range p.tops {
 		fmt.Fprintf(&b, "    {%q,\n     {", t.Name)
+		var ls []string
+		for j := 0; j < t.Links; j++ {
+			peer := j
+			if peer >= t.Plan.Index {
+				peer++
+			}
+			ls = append(ls, fmt.Sprintf("{\"link%d\", %d, %d, %d}", j, j, peer, linkCage(peer, t.Plan.Index)))
+		}
+		b.WriteString(strings.Join(ls, ", ") + "},\n     {")
 		var bs []string
 		for _, bu := range t.buffers() {
 			a := t.Regs.arg(bu.Arg)

@@ -58,12 +58,28 @@ set busses {}
 set xo {}
 proc create_project {args} { if {[lsearch $args -part] < 0} { puts "NO PART"; exit 1 } }
 proc add_files {args} {
-    global files
+    global files constrs
     foreach f [lindex $args end] {
         if {![file exists $f]} { puts "MISSING $f"; exit 1 }
-        lappend files $f
+        if {[lsearch $args constrs_1] >= 0} { lappend constrs $f } else { lappend files $f }
     }
 }
+set constrs {}
+set ips {}
+proc create_ip {args} {
+    global ips
+    foreach flag {-name -vendor -library -module_name} {
+        if {[lsearch $args $flag] < 0} { puts "create_ip without $flag"; exit 1 }
+    }
+    lappend ips [lindex $args [expr {[lsearch $args -module_name] + 1}]]
+}
+proc get_ips {name} {
+    global ips
+    if {[lsearch $ips $name] < 0} { puts "NO IP $name"; exit 1 }
+    return $name
+}
+proc generate_target {args} {}
+foreach p {infer_bus_interface remove_bus_interface add_bus_interface add_port_map get_port_maps update_source_project_archive} { proc ipx::$p {args} { return x } }
 proc current_fileset {args} { return sources_1 }
 foreach p {set_property update_compile_order close_project} { proc $p {args} {} }
 foreach p {package_project unload_core edit_ip_in_project create_xgui_files update_checksums check_integrity save_core} { proc ipx::$p {args} {} }
@@ -72,18 +88,26 @@ proc ipx::get_bus_interfaces {args} { return bus }
 proc ipx::add_bus_parameter {args} { return param }
 proc ipx::associate_bus_interfaces {args} {
     global busses
-    lappend busses [lindex $args [expr {[lsearch $args -busif] + 1}]]
+    set i [lsearch $args -busif]
+    if {$i >= 0} { lappend busses [lindex $args [expr {$i + 1}]] }
 }
 proc package_xo {args} {
     global xo
-    set x [lindex $args [expr {[lsearch $args -kernel_xml] + 1}]]
-    if {![file exists $x]} { puts "MISSING $x"; exit 1 }
+    set x {}
+    if {[lsearch $args -kernel_xml] >= 0} {
+        set x [lindex $args [expr {[lsearch $args -kernel_xml] + 1}]]
+        if {![file exists $x]} { puts "MISSING $x"; exit 1 }
+    } elseif {[lsearch $args ap_ctrl_none] < 0} {
+        puts "package_xo of a kernel without kernel.xml that is not free running"; exit 1
+    }
     set xo [list [lindex $args [expr {[lsearch $args -kernel_name] + 1}]] $x]
 }
 source [lindex $argv 0]
 puts "FILES $files"
 puts "BUSSES $busses"
 puts "XO $xo"
+puts "IPS $ips"
+puts "CONSTRS $constrs"
 `
 
 // TestPackageScripts runs every package_<kernel>.tcl under tclsh with
@@ -133,6 +157,19 @@ func TestPackageScripts(t *testing.T) {
 		if want := []string{k.Name, "kernels/" + k.Name + "/kernel.xml"}; !slices.Equal(got["XO"], want) {
 			t.Errorf("package_%s.tcl: package_xo %v, want %v", k.Name, got["XO"], want)
 		}
+	}
+	// The link kernel: the Aurora core generated in the project, the core's
+	// RTL, the constraints, and package_xo of the kernel.
+	cmd := exec.Command(tclsh, "stub.tcl", "scripts/package_gravf_aurora_link.tcl")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("tclsh package_gravf_aurora_link.tcl: %v\n%s", err, out)
+	}
+	want := "FILES rtl/gravf_async_fifo.v rtl/gravf_axil_ctrl.v rtl/gravf_gray_sync.v rtl/gravf_aurora_core.v rtl/gravf_aurora_link.v\n" +
+		"BUSSES s_axi_control tx_axis rx_axis\nXO gravf_aurora_link {}\nIPS gravf_aurora_64b66b\nCONSTRS constraints/gravf_aurora_link.xdc\n"
+	if string(out) != want {
+		t.Errorf("package_gravf_aurora_link.tcl:\n%s\nwant\n%s", out, want)
 	}
 }
 

@@ -46,4 +46,19 @@ func TestSynth(t *testing.T) {
 		t.Logf("%s (1 PE, edges in HBM, one link): %d LUT (%d as memory), %d FF, %.1f BRAM36, %d DSP; the PE %d LUT, %d FF",
 			k.Name, top.LUT, top.LUTRAM, top.FF, top.BRAM36, top.DSP, pe.LUT, pe.FF)
 	}
+	// The link kernel, its Aurora core a black box.
+	cmd := exec.Command("yosys", "-q", "-l", "build/synth_link.log", "scripts/synth_gravf_aurora_link.ys")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("yosys: %v\n%s", err, out)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "build", "gravf_aurora_link_stat.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := gen.ParseYosysStat(string(b))["gravf_aurora_link"]
+	if link.LUT == 0 || link.FF == 0 {
+		t.Fatalf("gravf_aurora_link: %+v", link)
+	}
+	t.Logf("gravf_aurora_link (without the Aurora core): %d LUT (%d as memory), %d FF, %.1f BRAM36", link.LUT, link.LUTRAM, link.FF, link.BRAM36)
 }

@@ -178,36 +178,103 @@ gravf_axil_check #(.NAME("fpga%[1]d s_axi_control")) f%[1]d_control_check (
 	fmt.Fprintf(b, "%s kernel%d (\n%s\n);\n", t.Name, f, strings.Join(conns, ",\n"))
 }
 
-// tbLinks joins FPGA a's link to b with b's link to a, in both directions.
+// tbLinks joins every pair of FPGAs as the cards are: FPGA a's link to c
+// goes through a link kernel's core (gravf_aurora_core, clock crossings
+// and all) on each card and gravf_aurora_model, the two Aurora cores and
+// the cable between them. AXI4-Stream checkers watch the kernels' link
+// ports, AXI4-Lite checkers the link kernels' control ports.
 func (p *project) tbLinks(b *strings.Builder) {
-	idx := func(from, to int) int {
-		if to < from {
-			return to
-		}
-		return to - 1
-	}
 	n := len(p.tops)
+	if n < 2 {
+		return
+	}
+	tw := p.tops[0].TW
+	b.WriteString(`
+// ------------------------------------------------------------ the links
+reg init_clk = 1'b0;
+always #5 init_clk = ~init_clk;   // 100 MHz, free running
+`)
 	for a := 0; a < n; a++ {
-		for c := 0; c < n; c++ {
-			if a == c {
-				continue
+		for c := a + 1; c < n; c++ {
+			ja, jc := linkCage(a, c), linkCage(c, a)
+			fmt.Fprintf(b, "\n// Cable: FPGA %d QSFP%d <-> FPGA %d QSFP%d.\n", a, ja, c, jc)
+			for _, side := range []struct {
+				f, j int
+				m    string
+			}{{a, ja, "a"}, {c, jc, "b"}} {
+				p.tbLinkCore(b, side.f, side.j, side.m, fmt.Sprintf("cable_%d_%d", a, c), tw)
 			}
-			ja, jc := idx(a, c), idx(c, a)
-			tw := p.tops[a].TW
-			fmt.Fprintf(b, `
-// Link FPGA %[1]d -> FPGA %[2]d.
-gravf_axis_link #(.TW(%[5]d), .LATENCY(%[6]d), .READY_PCT(80), .SEED(32'd%[7]d)) link_%[1]d_%[2]d (
-    .clk(clk), .rst(rst),
-    .s_axis_tdata(f%[1]d_tx%[3]d_tdata), .s_axis_tvalid(f%[1]d_tx%[3]d_tvalid), .s_axis_tready(f%[1]d_tx%[3]d_tready),
-    .m_axis_tdata(f%[2]d_rx%[4]d_tdata), .m_axis_tvalid(f%[2]d_rx%[4]d_tvalid), .m_axis_tready(f%[2]d_rx%[4]d_tready)
+			fmt.Fprintf(b, `gravf_aurora_model #(.LATENCY(%[3]d.0)) cable_%[1]d_%[2]d (
+    .a_user_clk(cable_%[1]d_%[2]d_a_user_clk), .a_tx_tdata(cable_%[1]d_%[2]d_a_tx_tdata), .a_tx_tvalid(cable_%[1]d_%[2]d_a_tx_tvalid), .a_tx_tready(cable_%[1]d_%[2]d_a_tx_tready),
+    .a_rx_tdata(cable_%[1]d_%[2]d_a_rx_tdata), .a_rx_tvalid(cable_%[1]d_%[2]d_a_rx_tvalid), .a_channel_up(cable_%[1]d_%[2]d_a_channel_up), .a_lane_up(cable_%[1]d_%[2]d_a_lane_up),
+    .a_soft_err(cable_%[1]d_%[2]d_a_soft_err), .a_hard_err(cable_%[1]d_%[2]d_a_hard_err), .a_mmcm_not_locked(cable_%[1]d_%[2]d_a_mmcm_not_locked),
+    .a_gt_powergood(cable_%[1]d_%[2]d_a_gt_powergood), .a_gt_pll_lock(cable_%[1]d_%[2]d_a_gt_pll_lock),
+    .a_pma_init(cable_%[1]d_%[2]d_a_pma_init), .a_reset_pb(cable_%[1]d_%[2]d_a_reset_pb), .a_loopback(cable_%[1]d_%[2]d_a_loopback),
+    .b_user_clk(cable_%[1]d_%[2]d_b_user_clk), .b_tx_tdata(cable_%[1]d_%[2]d_b_tx_tdata), .b_tx_tvalid(cable_%[1]d_%[2]d_b_tx_tvalid), .b_tx_tready(cable_%[1]d_%[2]d_b_tx_tready),
+    .b_rx_tdata(cable_%[1]d_%[2]d_b_rx_tdata), .b_rx_tvalid(cable_%[1]d_%[2]d_b_rx_tvalid), .b_channel_up(cable_%[1]d_%[2]d_b_channel_up), .b_lane_up(cable_%[1]d_%[2]d_b_lane_up),
+    .b_soft_err(cable_%[1]d_%[2]d_b_soft_err), .b_hard_err(cable_%[1]d_%[2]d_b_hard_err), .b_mmcm_not_locked(cable_%[1]d_%[2]d_b_mmcm_not_locked),
+    .b_gt_powergood(cable_%[1]d_%[2]d_b_gt_powergood), .b_gt_pll_lock(cable_%[1]d_%[2]d_b_gt_pll_lock),
+    .b_pma_init(cable_%[1]d_%[2]d_b_pma_init), .b_reset_pb(cable_%[1]d_%[2]d_b_reset_pb), .b_loopback(cable_%[1]d_%[2]d_b_loopback)
 );
-gravf_axis_check #(.TW(%[5]d), .NAME("fpga%[1]d tx%[3]d")) link_%[1]d_%[2]d_tx_check (
-    .clk(clk), .rst(rst), .tvalid(f%[1]d_tx%[3]d_tvalid), .tready(f%[1]d_tx%[3]d_tready), .tdata(f%[1]d_tx%[3]d_tdata));
-gravf_axis_check #(.TW(%[5]d), .NAME("fpga%[2]d rx%[4]d")) link_%[1]d_%[2]d_rx_check (
-    .clk(clk), .rst(rst), .tvalid(f%[2]d_rx%[4]d_tvalid), .tready(f%[2]d_rx%[4]d_tready), .tdata(f%[2]d_rx%[4]d_tdata));
-`, a, c, ja, jc, tw, max(p.link, 1), 3000+10*a+c)
+`, a, c, p.linkNs())
 		}
 	}
+}
+
+// linkNs is a link's one-way latency in ns, the board's.
+func (p *project) linkNs() int { return max(int(p.o.Board.Network.LinkLatencyNs+0.5), 1) }
+
+// tbLinkCore writes FPGA f's link kernel core for its link j, the side m
+// ("a" or "b") of cable c, with its control port's master and checkers.
+func (p *project) tbLinkCore(b *strings.Builder, f, j int, m, c string, tw int) {
+	x := fmt.Sprintf("%s_%s", c, m)
+	fmt.Fprintf(b, `wire         %[1]s_user_clk, %[1]s_tx_tvalid, %[1]s_tx_tready, %[1]s_rx_tvalid, %[1]s_channel_up;
+wire         %[1]s_soft_err, %[1]s_hard_err, %[1]s_mmcm_not_locked, %[1]s_gt_pll_lock, %[1]s_pma_init, %[1]s_reset_pb;
+wire [3:0]   %[1]s_lane_up, %[1]s_gt_powergood;
+wire [2:0]   %[1]s_loopback;
+wire [255:0] %[1]s_tx_tdata, %[1]s_rx_tdata;
+wire         %[1]s_awvalid, %[1]s_awready, %[1]s_wvalid, %[1]s_wready, %[1]s_bvalid, %[1]s_bready;
+wire         %[1]s_arvalid, %[1]s_arready, %[1]s_rvalid, %[1]s_rready;
+wire [11:0]  %[1]s_awaddr, %[1]s_araddr;
+wire [31:0]  %[1]s_wdata, %[1]s_rdata;
+wire [3:0]   %[1]s_wstrb;
+wire [1:0]   %[1]s_bresp, %[1]s_rresp;
+gravf_axil_master %[1]s_host (
+    .clk(clk),
+    .awvalid(%[1]s_awvalid), .awready(%[1]s_awready), .awaddr(%[1]s_awaddr), .wvalid(%[1]s_wvalid), .wready(%[1]s_wready),
+    .wdata(%[1]s_wdata), .wstrb(%[1]s_wstrb), .bvalid(%[1]s_bvalid), .bready(%[1]s_bready), .bresp(%[1]s_bresp),
+    .arvalid(%[1]s_arvalid), .arready(%[1]s_arready), .araddr(%[1]s_araddr), .rvalid(%[1]s_rvalid), .rready(%[1]s_rready),
+    .rdata(%[1]s_rdata), .rresp(%[1]s_rresp)
+);
+gravf_axil_check #(.NAME("fpga%[2]d link%[3]d s_axi_control")) %[1]s_control_check (
+    .clk(clk), .rst(rst),
+    .awvalid(%[1]s_awvalid), .awready(%[1]s_awready), .awaddr(%[1]s_awaddr), .wvalid(%[1]s_wvalid), .wready(%[1]s_wready),
+    .wdata(%[1]s_wdata), .wstrb(%[1]s_wstrb), .bvalid(%[1]s_bvalid), .bready(%[1]s_bready), .bresp(%[1]s_bresp),
+    .arvalid(%[1]s_arvalid), .arready(%[1]s_arready), .araddr(%[1]s_araddr), .rvalid(%[1]s_rvalid), .rready(%[1]s_rready),
+    .rdata(%[1]s_rdata), .rresp(%[1]s_rresp)
+);
+// The link kernel's core; its Aurora core's resets are short here.
+gravf_aurora_core #(.TW(%[4]d), .RX_ABITS(%[5]d), .PMA_CYCLES(16), .RESET_CYCLES(32)) fpga%[2]d_link%[3]d (
+    .ap_clk(clk), .ap_rst_n(rst_n), .init_clk(init_clk),
+    .s_axi_control_awvalid(%[1]s_awvalid), .s_axi_control_awready(%[1]s_awready), .s_axi_control_awaddr(%[1]s_awaddr),
+    .s_axi_control_wvalid(%[1]s_wvalid), .s_axi_control_wready(%[1]s_wready), .s_axi_control_wdata(%[1]s_wdata),
+    .s_axi_control_wstrb(%[1]s_wstrb), .s_axi_control_bvalid(%[1]s_bvalid), .s_axi_control_bready(%[1]s_bready),
+    .s_axi_control_bresp(%[1]s_bresp), .s_axi_control_arvalid(%[1]s_arvalid), .s_axi_control_arready(%[1]s_arready),
+    .s_axi_control_araddr(%[1]s_araddr), .s_axi_control_rvalid(%[1]s_rvalid), .s_axi_control_rready(%[1]s_rready),
+    .s_axi_control_rdata(%[1]s_rdata), .s_axi_control_rresp(%[1]s_rresp),
+    .tx_axis_tdata(f%[2]d_tx%[3]d_tdata), .tx_axis_tvalid(f%[2]d_tx%[3]d_tvalid), .tx_axis_tready(f%[2]d_tx%[3]d_tready),
+    .rx_axis_tdata(f%[2]d_rx%[3]d_tdata), .rx_axis_tvalid(f%[2]d_rx%[3]d_tvalid), .rx_axis_tready(f%[2]d_rx%[3]d_tready),
+    .user_clk(%[1]s_user_clk), .s_axi_tx_tdata(%[1]s_tx_tdata), .s_axi_tx_tvalid(%[1]s_tx_tvalid), .s_axi_tx_tready(%[1]s_tx_tready),
+    .m_axi_rx_tdata(%[1]s_rx_tdata), .m_axi_rx_tvalid(%[1]s_rx_tvalid),
+    .channel_up(%[1]s_channel_up), .lane_up(%[1]s_lane_up), .soft_err(%[1]s_soft_err), .hard_err(%[1]s_hard_err),
+    .mmcm_not_locked(%[1]s_mmcm_not_locked), .gt_powergood(%[1]s_gt_powergood), .gt_pll_lock(%[1]s_gt_pll_lock),
+    .pma_init(%[1]s_pma_init), .reset_pb(%[1]s_reset_pb), .loopback(%[1]s_loopback)
+);
+gravf_axis_check #(.TW(%[4]d), .NAME("fpga%[2]d tx%[3]d")) f%[2]d_tx%[3]d_check (
+    .clk(clk), .rst(rst), .tvalid(f%[2]d_tx%[3]d_tvalid), .tready(f%[2]d_tx%[3]d_tready), .tdata(f%[2]d_tx%[3]d_tdata));
+gravf_axis_check #(.TW(%[4]d), .NAME("fpga%[2]d rx%[3]d")) f%[2]d_rx%[3]d_check (
+    .clk(clk), .rst(rst), .tvalid(f%[2]d_rx%[3]d_tvalid), .tready(f%[2]d_rx%[3]d_tready), .tdata(f%[2]d_rx%[3]d_tdata));
+`, x, f, j, tw, rxABits(p.tops[0].Credits))
 }
 
 // tbChecks writes the state comparison: close_enough over the kernel's
@@ -277,6 +344,7 @@ integer     total_messages = 0;
 		fmt.Fprintf(b, "reg [255:0] digest%d;\n", t.Plan.Index)
 	}
 	b.WriteString("\ninitial begin\n    longest = 64'd0;\n    wait (rst_n);\n    repeat (2) @(posedge clk);\n")
+	p.tbWaitLinks(b)
 	for _, t := range p.tops {
 		f := t.Plan.Index
 		h := fmt.Sprintf("host%d", f)
@@ -339,6 +407,7 @@ integer     total_messages = 0;
     $display("FPGA %[1]d: %%0d cycles, %%0d messages", run_cycles, v);
 `, f, h, flags, flags+8, flags+12, flags+24)
 	}
+	p.tbLinkReport(b)
 	var hashes []string
 	for _, t := range p.tops {
 		f := t.Plan.Index
@@ -374,5 +443,50 @@ func (p *project) tbReport(b *strings.Builder, t *kernelTop) {
 	h := fmt.Sprintf("host%d", t.Plan.Index)
 	for _, s := range t.Regs.Status {
 		fmt.Fprintf(b, "        %s.read32(12'h%03x, v); $display(\"  fpga%d %s = %%0d (%%h)\", v, v);\n", h, s.Offset, t.Plan.Index, s.Name)
+	}
+}
+
+// linkCores lists every link kernel core of the testbench: its master's
+// name, its FPGA and link.
+func (p *project) linkCores() [][3]string {
+	var out [][3]string
+	n := len(p.tops)
+	for a := 0; a < n; a++ {
+		for c := a + 1; c < n; c++ {
+			out = append(out, [3]string{fmt.Sprintf("cable_%d_%d_a_host", a, c), fmt.Sprint(a), fmt.Sprint(linkCage(a, c))},
+				[3]string{fmt.Sprintf("cable_%d_%d_b_host", a, c), fmt.Sprint(c), fmt.Sprint(linkCage(c, a))})
+		}
+	}
+	return out
+}
+
+// tbWaitLinks has the host wait, as gravf_host does, until every link
+// kernel reports its channel up.
+func (p *project) tbWaitLinks(b *strings.Builder) {
+	for _, l := range p.linkCores() {
+		fmt.Fprintf(b, `    // FPGA %[2]s link %[3]s: no loopback; wait for the channel.
+    %[1]s.write32(12'h010, 32'd0);
+    v = 32'd0;
+    while (v[0] !== 1'b1 && cycles < WATCHDOG) %[1]s.read32(12'h020, v);
+    if (v[0] !== 1'b1) begin
+        $display("RESULT FAIL fpga%[2]s link%[3]s: the channel did not come up (status %%h)", v);
+        $fatal(1, "link");
+    end
+`, l[0], l[1], l[2])
+	}
+}
+
+// tbLinkReport reads every link kernel's counters after the run: no word
+// may have been dropped.
+func (p *project) tbLinkReport(b *strings.Builder) {
+	for _, l := range p.linkCores() {
+		fmt.Fprintf(b, `    %[1]s.read32(12'h02c, v);
+    if (v !== 32'd0) begin
+        $display("RESULT FAIL fpga%[2]s link%[3]s: %%0d received words dropped", v);
+        $fatal(1, "link");
+    end
+    %[1]s.read32(12'h030, v); $write("FPGA %[2]s link %[3]s: %%0d words sent, ", v);
+    %[1]s.read32(12'h034, v); $display("%%0d received", v);
+`, l[0], l[1], l[2])
 	}
 }

@@ -11,7 +11,10 @@
 // all on one device), allocates every buffer in the bank its argument is
 // connected to, writes the arguments, starts every kernel, waits for each,
 // reads the status registers and the state buffers back, and compares the
-// states with the expected ones: every byte and the SHA-256 for integer
+// states with the expected ones. With one xclbin per card and more than
+// one FPGA, every link kernel must report its Aurora channel up before any
+// kernel starts (the message names the cable of cluster.json), and none
+// may have dropped a word. It compares the states: every byte and the SHA-256 for integer
 // kernels, every field within 1e-4 relative for f32 ones (their sums
 // follow message arrival order). It prints one line per FPGA, then
 //   RESULT PASS cycles=<n> messages=<m> state_sha256=<h0>[,<h1>...]
@@ -24,6 +27,7 @@
 //
 // Written for gravf-tui; the design's constants are in design.h.
 
+#include <experimental/xrt_ip.h>
 #include <xrt/xrt_bo.h>
 #include <xrt/xrt_device.h>
 #include <xrt/xrt_kernel.h>
@@ -216,9 +220,16 @@ int compare_states(const design::Kernel& k, const std::vector<uint8_t>& got, con
   return errors;
 }
 
+// A link kernel of an FPGA, on its card.
+struct Link {
+  const design::Link* spec;
+  xrt::ip ip;
+};
+
 // An FPGA's kernel on its device.
 struct Fpga {
   const design::Kernel* spec;
+  std::vector<Link> links;
   std::vector<std::vector<uint8_t>> data;  // by buffer
   std::vector<uint8_t> expected;
   std::string expected_hash;
@@ -253,6 +264,44 @@ int self_check(const std::vector<Fpga>& fpgas) {
   }
   std::printf("RESULT PASS self-check: every buffer read, state_sha256=%s\n", hashes.c_str());
   return kPass;
+}
+
+// wait_links waits until every link kernel's channel is up.
+bool wait_links(std::vector<Fpga>& fpgas, int timeout_s) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
+  for (Fpga& f : fpgas) {
+    for (Link& l : f.links) {
+      l.ip.write_register(design::kLinkLoopback, 0);
+      uint32_t st = l.ip.read_register(design::kLinkStatus);
+      while ((st & 1) == 0 && std::chrono::steady_clock::now() < deadline) st = l.ip.read_register(design::kLinkStatus);
+      if ((st & 1) == 0) {
+        std::printf("RESULT FAIL %s %s: the Aurora channel on QSFP%d is down (status %x: lanes %x, PLL %s); it needs a cable to QSFP%d of FPGA %d's card (cluster.json)\n",
+                    f.spec->name, l.spec->instance, l.spec->qsfp, st, st >> 1 & 0xf, (st >> 5 & 1) ? "locked" : "not locked",
+                    l.spec->peer_qsfp, l.spec->peer_fpga);
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// check_links reports every link kernel's counters after the run.
+bool check_links(std::vector<Fpga>& fpgas) {
+  bool ok = true;
+  for (Fpga& f : fpgas) {
+    for (Link& l : f.links) {
+      uint32_t soft = l.ip.read_register(design::kLinkSoftErrors), hard = l.ip.read_register(design::kLinkHardErrors);
+      uint32_t dropped = l.ip.read_register(design::kLinkDropped), downs = l.ip.read_register(design::kLinkDowns);
+      std::printf("%s %s (QSFP%d): %u words sent, %u received, %u soft and %u hard errors, %u dropped, down %u times\n",
+                  f.spec->name, l.spec->instance, l.spec->qsfp, l.ip.read_register(design::kLinkTxWords),
+                  l.ip.read_register(design::kLinkRxWords), soft, hard, dropped, downs);
+      if (dropped != 0 || hard != 0 || downs != 0) {
+        std::printf("RESULT FAIL %s %s: the link lost words or went down\n", f.spec->name, l.spec->instance);
+        ok = false;
+      }
+    }
+  }
+  return ok;
 }
 
 int run(const Options& o) {
@@ -290,6 +339,12 @@ int run(const Options& o) {
     size_t d = o.xclbins.size() == 1 ? 0 : i;
     // Exclusive access: the status registers are read after the run.
     f.kernel = xrt::kernel(devices[d], uuids[d], f.spec->name, xrt::kernel::cu_access_mode::exclusive);
+    // One xclbin per card: the links are link kernels on the cards' cages.
+    // One xclbin for every FPGA (emulation): the kernels are joined directly.
+    if (o.xclbins.size() > 1) {
+      for (const design::Link& l : f.spec->links)
+        f.links.push_back(Link{&l, xrt::ip(devices[d], uuids[d], std::string(design::kLinkKernel) + ":{" + l.instance + "}")});
+    }
     f.run = xrt::run(f.kernel);
     for (size_t b = 0; b < f.spec->buffers.size(); b++) {
       const design::Buffer& spec = f.spec->buffers[b];
@@ -306,6 +361,7 @@ int run(const Options& o) {
         f.run.set_arg(s.index, uint64_t(s.value));
     }
   }
+  if (!wait_links(fpgas, 30)) return kFail;
   // Start every kernel before waiting for any: they exchange updates.
   for (Fpga& f : fpgas) f.run.start();
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(o.timeout_s);
@@ -319,6 +375,7 @@ int run(const Options& o) {
     }
   }
 
+  if (!check_links(fpgas)) return kFail;
   uint64_t longest = 0, messages = 0;
   int errors = 0;
   std::string hashes;
