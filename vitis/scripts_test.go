@@ -182,7 +182,7 @@ func TestLinkConfigs(t *testing.T) {
 	for _, d := range []design{
 		{board: "u280", kernel: "wcc", graph: "uniform:v=40,d=3,seed=1", fpgas: 2, pes: 3, mem: model.OffChip},
 		{board: "u250", kernel: "bfs", graph: "uniform:v=40,d=3,seed=1", fpgas: 2, pes: 5, mem: model.OffChip},
-		{board: "u280", kernel: "sssp", graph: "uniform:v=40,d=3,seed=1", fpgas: 1, pes: 2, mem: model.BRAM},
+		{board: "u55c", kernel: "sssp", graph: "uniform:v=40,d=3,seed=1", fpgas: 3, pes: 2, mem: model.OffChip},
 	} {
 		t.Run(d.board+"_"+d.kernel, func(t *testing.T) {
 			dir, m := d.export(t)

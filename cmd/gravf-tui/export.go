@@ -69,7 +69,7 @@ a testbench of the kernels with AXI memory models and protocol checkers
 			if err != nil {
 				return err
 			}
-			b, _, err := mf.platform(k.Spec.PECost)
+			b, _, err := mf.platform(k.Spec.PECost, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}

@@ -67,7 +67,7 @@ states are checked against nothing here; result_sha256 equals the SHA-256 of
 			if err != nil {
 				return err
 			}
-			b, p, err := mf.platform(k.Spec.PECost)
+			b, p, err := mf.platform(k.Spec.PECost, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
