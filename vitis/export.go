@@ -114,6 +114,9 @@ func Export(ctx context.Context, o gen.ExportOptions) (*Manifest, error) {
 	if err := p.checkCapacity(); err != nil {
 		return nil, err
 	}
+	if err := p.checkOnChip(); err != nil {
+		return nil, err
+	}
 	p.writeFiles()
 	return p.m, p.commit(ctx)
 }
@@ -225,6 +228,36 @@ func (p *project) checkCapacity() error {
 		}
 	}
 	return nil
+}
+
+// checkOnChip holds the PEs' tables to the FPGA's block RAM and UltraRAM:
+// the kernel keeps every PE's edge index (an entry per vertex of the
+// graph), edges or id table, vertex info and states on chip.
+func (p *project) checkOnChip() error {
+	widths := tableWidths(p.sys.Widths, p.sys.OffChip != nil)
+	limit := p.o.Board.VertexMemoryBits()
+	for _, t := range p.tops {
+		var total int64
+		var per [4]int64
+		for _, s := range t.Plan.Load {
+			n := int64(max(s.Count, 1)) * int64(widths[s.Table])
+			per[s.Table] += n
+			total += n
+		}
+		if total > limit {
+			return fmt.Errorf("--target vitis: the PEs of FPGA %d need %s of on-chip tables (edge index %s, %s %s, vertex info %s, states %s), more than the %s of block RAM and UltraRAM on %s; use more FPGAs or a smaller graph",
+				t.Plan.Index, bitsText(total), bitsText(per[tIndex]), tableName(tEdges, p.sys.OffChip != nil), bitsText(per[tEdges]),
+				bitsText(per[tVertices]), bitsText(per[tState]), bitsText(limit), p.o.Board.FPGA.Part)
+		}
+	}
+	return nil
+}
+
+func bitsText(n int64) string {
+	if n >= 1<<20 {
+		return fmt.Sprintf("%.1f Mbit", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%.1f Kbit", float64(n)/(1<<10))
 }
 
 func sizeText(n int64) string {

@@ -147,6 +147,11 @@ func TestExportRefuses(t *testing.T) {
 			want: "buffer image of FPGA 0 needs 15.2 KiB, more than one HBM bank holds (4.0 KiB); XRT allocates a buffer in one bank"},
 		{name: "bank", d: small, bank: 16 << 10,
 			want: "the buffers of FPGA 0 in HBM[0] need 16.4 KiB, more than the bank's 16.0 KiB"},
+		{name: "on chip", d: small, edit: func(o *gen.ExportOptions) {
+			b := *o.Board
+			b.FPGA.BRAM36, b.FPGA.URAM = 1, 0
+			o.Board = &b
+		}, want: "the PEs of FPGA 0 need 102.0 Kbit of on-chip tables (edge index 64.5 Kbit, id-table 5.9 Kbit, vertex info 25.2 Kbit, states 6.4 Kbit), more than the 36.0 Kbit of block RAM and UltraRAM on xcu280-fsvh2892-2L-e"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -173,5 +178,26 @@ func TestExportRefuses(t *testing.T) {
 				t.Errorf("%s written despite the error", o.Dir)
 			}
 		})
+	}
+}
+
+// TestExportDeterministic exports one design twice: every file must be
+// the same, byte for byte.
+func TestExportDeterministic(t *testing.T) {
+	d := design{board: "u280", kernel: "pr", graph: "rmat:scale=5,ef=4,seed=2", fpgas: 2, pes: 3, mem: model.OffChip}
+	a, ma := d.export(t)
+	b, _ := d.export(t)
+	for _, f := range ma.Files {
+		x, err := os.ReadFile(filepath.Join(a, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, err := os.ReadFile(filepath.Join(b, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(x) != string(y) {
+			t.Errorf("%s differs between two exports of the same design", f)
+		}
 	}
 }
