@@ -401,11 +401,18 @@ The PEs share the memory's bandwidth: the memory decides with `+"`mem_req_ready`
 // RTL and the testbench models) with the reason its source gives on the
 // same line, for the README.
 func lintWaivers(s *System) string {
+	return LintWaivers(s.Files, append(s.RTLFiles(), s.TBFiles()...), "every FPGA top")
+}
+
+// LintWaivers writes a README's "Lint waivers" section: every Verilator
+// waiver in the given files of a project (`/* verilator lint_off RULE */ //
+// reason`), with its file and reason; tops says what make lint checks.
+func LintWaivers(files map[string]string, paths []string, tops string) string {
 	type waiver struct{ file, rule, reason string }
 	var ws []waiver
 	seen := map[waiver]bool{}
-	for _, p := range append(s.RTLFiles(), s.TBFiles()...) {
-		for _, line := range strings.Split(s.Files[p], "\n") {
+	for _, p := range paths {
+		for _, line := range strings.Split(files[p], "\n") {
 			rule, reason, ok := parseWaiver(line)
 			if !ok {
 				continue
@@ -418,7 +425,7 @@ func lintWaivers(s *System) string {
 		}
 	}
 	var b strings.Builder
-	b.WriteString("\n## Lint waivers\n\n`make lint` runs `verilator --lint-only -Wall` on every FPGA top and is clean; the testbench's models are clean under `-Wall` too. These are all the waivers in `rtl/` and `tb/`, each in the source beside the signals it covers:\n\n| file | warning | reason |\n|---|---|---|\n")
+	fmt.Fprintf(&b, "\n## Lint waivers\n\n`make lint` runs `verilator --lint-only -Wall` on %s and is clean; the testbench's models are clean under `-Wall` too. These are all the waivers in `rtl/` and `tb/`, each in the source beside the signals it covers:\n\n| file | warning | reason |\n|---|---|---|\n", tops)
 	for _, w := range ws {
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", w.file, w.rule, w.reason)
 	}

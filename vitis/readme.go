@@ -3,6 +3,8 @@ package vitis
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gravf-tui/gravf-tui/gen"
 )
 
 func (p *project) readme() string {
@@ -38,6 +40,11 @@ make run            # on the cards (TARGET=hw) or in emulation (TARGET=hw_emu)
 	p.readmeBuffers(&b)
 	p.readmeLinks(&b)
 	p.readmeHost(&b)
+	tops := "every kernel top"
+	if len(p.tops) > 1 {
+		tops += " and the link kernel (its Aurora core a stand-in)"
+	}
+	b.WriteString(gen.LintWaivers(p.files, append(p.rtlFiles(), p.tbFiles()...), tops))
 	return b.String()
 }
 
@@ -109,7 +116,7 @@ func (p *project) readmeBuffers(b *strings.Builder) {
 	fmt.Fprintf(b, `
 ## Buffers
 
-Each kernel reads three kinds of buffer, one bank each (%[1]s, %[2]s per bank; XRT allocates a buffer inside one bank):
+Each kernel reads three kinds of buffer, each inside one bank (%[1]s, %[2]s per bank; XRT allocates a buffer inside one bank):
 
 - `+"`image`"+` (bank 0): per PE, its edge index (one entry per vertex of the graph: list start, length, out-degree), its %[3]s and its vertex info (filter mask, global id, degree);
 - `+"`state`"+` (bank 0): per PE, the initial state of each of its vertices; the kernel writes the final states over them;
