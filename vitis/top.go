@@ -79,7 +79,7 @@ func (t *kernelTop) header(b *strings.Builder) {
 // to run, so that a peer may start first.
 `+"`"+`default_nettype none
 `, t.Name, p.Index, t.FPGAs, t.Kernel.Spec.Name, tableName(tEdges, t.Sys.OffChip != nil), t.PEs,
-		map[bool]string{true: "; edge lists are read from the edge buffers over the m_axi_edges ports", false: ""}[t.Sys.OffChip != nil], p.DW)
+		map[bool]string{true: ";\n//      edge lists are read from the edge buffers over the m_axi_edges ports", false: ""}[t.Sys.OffChip != nil], p.DW)
 }
 
 // axiPorts writes the ports of one AXI4 master.
