@@ -69,7 +69,8 @@ Cable the cards as `+"`cluster.json`"+` says:
 		e0, e1 := c.Ends[0], c.Ends[1]
 		fmt.Fprintf(b, "| %d | FPGA %d (card of `build/hw/fpga%d.xclbin`) QSFP%d, %s | FPGA %d QSFP%d, %s |\n", i, e0.FPGA, e0.FPGA, e0.QSFP, p.pl.QSFP[e0.QSFP].Quad, e1.FPGA, e1.QSFP, p.pl.QSFP[e1.QSFP].Quad)
 	}
-	b.WriteString("\nIn hardware emulation (`TARGET=hw_emu`) every FPGA's kernel is on one card and the links are stream connections from kernel to kernel.\n")
+	fmt.Fprintf(b, "\nIn hardware emulation (`TARGET=hw_emu`) every FPGA's kernel is on one card and the links are stream connections from kernel to kernel.\n\nThis cabling is a direct network: one 100 Gb/s cable per pair of FPGAs, at most one link's worth between two FPGAs. The board file `%s` describes %s network (`gravf-tui boards show %s`); to model this cluster, use a board whose network is `topology = \"direct\"` with one link per pair.\n",
+		p.o.Board.Name, map[bool]string{true: "a direct", false: "a " + p.o.Board.Network.Topology}[p.o.Board.Network.Topology == "direct"], p.o.Board.Name)
 }
 
 func kernelList(p *project) string {
