@@ -120,7 +120,7 @@ func Optimise(p *Platform, w *Workload, base Config) (Choice, error) {
 	for nF := loF; nF <= hiF; nF++ {
 		c := base
 		c.FPGAs, c.PEs = nF, maxP
-		r, err := Evaluate(p, w, c)
+		r, err := EvaluateLimits(p, w, c)
 		if err != nil && !errors.Is(err, ErrCapacity) {
 			return ch, err
 		}
@@ -140,7 +140,7 @@ func Optimise(p *Platform, w *Workload, base Config) (Choice, error) {
 		if len(ch.Curve) > 0 {
 			c := base
 			c.FPGAs, c.PEs = hiF, maxP
-			r, _ := Evaluate(p, w, c)
+			r, _ := EvaluateLimits(p, w, c)
 			need = r.Capacity.MinFPGAs
 		}
 		if need > hiF {
@@ -173,7 +173,7 @@ func Optimise(p *Platform, w *Workload, base Config) (Choice, error) {
 		for nF := loF; nF <= hiF; nF++ {
 			c := base
 			c.FPGAs, c.PEs = nF, chosen.PEs
-			r, err := Evaluate(p, w, c)
+			r, err := EvaluateLimits(p, w, c)
 			ch.Curve = append(ch.Curve, point(r, err == nil))
 		}
 	}
@@ -184,14 +184,14 @@ func Optimise(p *Platform, w *Workload, base Config) (Choice, error) {
 	for i := range ch.Curve {
 		c := base
 		c.FPGAs, c.PEs = ch.Curve[i].FPGAs, ch.Curve[i].PEs
-		if r, err := Evaluate(p, w, c); err == nil {
+		if r, err := EvaluateLimits(p, w, c); err == nil {
 			pd.mark(&ch.Curve[i], r, abs(c.FPGAs-chosen.FPGAs) <= 1 && c.PEs == chosen.PEs)
 		}
 	}
 	for nP := 1; nP <= maxP; nP++ {
 		c := base
 		c.FPGAs, c.PEs = chosen.FPGAs, nP
-		r, err := Evaluate(p, w, c)
+		r, err := EvaluateLimits(p, w, c)
 		pt := point(r, err == nil)
 		pd.mark(&pt, r, nP == maxP || nP == chosen.PEs)
 		ch.PECurve = append(ch.PECurve, pt)
@@ -200,6 +200,10 @@ func Optimise(p *Platform, w *Workload, base Config) (Choice, error) {
 	if chosenPred != nil {
 		ch.By, ch.Prediction = ByPrediction, chosenPred
 	}
+	// The choice is shown: evaluate it once more with its reasons.
+	if r, err := Evaluate(p, w, chosen.Config); err == nil {
+		chosen = r
+	}
 	ch.Best = chosen
 	ch.Why = append(explain(p, ch, maxP), ch.Why...)
 	return ch, nil
@@ -207,17 +211,17 @@ func Optimise(p *Platform, w *Workload, base Config) (Choice, error) {
 
 // choose returns the best fitting design point in the ranges: on the
 // prediction when pd is set, else on T_sys. No prediction is above its
-// T_sys, so the points are predicted in descending T_sys order until T_sys
-// falls below the best prediction so far: a profile costs about as much as
-// the reference run's supersteps, and most points cannot win. start is the
-// best of the nF curve, which fits.
+// ceiling (at most T_sys), so the points are predicted in descending order
+// of their ceiling until it falls below the best prediction so far: a
+// profile costs about as much as the reference run's supersteps, and most
+// points cannot win. start is the best of the nF curve, which fits.
 func choose(p *Platform, w *Workload, base Config, loF, hiF, loP, hiP int, start Result, pd *predictor) (Result, *Prediction) {
 	var all []Result
 	for nF := loF; nF <= hiF; nF++ {
 		for nP := loP; nP <= hiP; nP++ {
 			c := base
 			c.FPGAs, c.PEs = nF, nP
-			if r, err := Evaluate(p, w, c); err == nil {
+			if r, err := EvaluateLimits(p, w, c); err == nil {
 				all = append(all, r)
 			}
 		}

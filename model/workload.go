@@ -30,7 +30,7 @@ func NewWorkload(k *kernel.Kernel, g *graph.Graph, cpe float64, cpeSource string
 		Latency: KernelLatency{Gather: k.Checked.Gather.Latency(), Apply: k.Checked.Apply.Latency(),
 			Scatter: k.Checked.Scatter.Latency()},
 		HandWritten: len(k.Spec.Verilog) == 3,
-		spreads:     &spreadMemo{m: map[int]float64{}},
+		spreads:     &spreadMemo{},
 	}
 	w.Degrees = DegreeCounts(g)
 	return w
