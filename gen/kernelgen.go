@@ -5,13 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gravf-tui/gravf-tui/arch"
 	"github.com/gravf-tui/gravf-tui/kernel"
-)
-
-// Widths of the built-in inputs in hardware.
-const (
-	SuperstepBits = 32 // level_in: the superstep number
-	DegreeBits    = 32 // degree_in / num_neighbors_in: an out-degree
 )
 
 // Port is one port of a generated kernel module.
@@ -130,7 +125,7 @@ func (n *netlist) expr(x *kernel.Node) (string, int) {
 	for i := range args {
 		args[i] = n.at(args[i], stage)
 	}
-	lat := kernel.OpLatency(x)
+	lat := arch.OpLatency(x)
 	out := n.wire("n", w)
 	n.stageOf[out] = stage + lat
 	floatIn := len(x.Args) > 0 && x.Args[0].Type.Float
@@ -268,7 +263,7 @@ func GenerateKernel(k *kernel.Kernel, program string) (*KernelModule, error) {
 		return names
 	}
 	n.inputs = map[kernel.RefKind]func(int) string{}
-	level := in("level_in", SuperstepBits, "the current superstep")
+	level := in("level_in", arch.SuperstepBits, "the current superstep")
 	n.inputs[kernel.RefSuperstep] = func(int) string { return level }
 	var stateIn, msgIn, updIn, edgeIn []string
 	switch program {
@@ -281,7 +276,7 @@ func GenerateKernel(k *kernel.Kernel, program string) (*KernelModule, error) {
 		n.inputs[kernel.RefSender] = func(int) string { return sender }
 	case "apply":
 		node := in("nodeid_in", vid, "the vertex being applied")
-		deg := in("degree_in", DegreeBits, "its out-degree")
+		deg := in("degree_in", arch.DegreeBits, "its out-degree")
 		stateIn = fields("state_in_", s.Vertex, c.VertexT, "vertex state field")
 		in("round_in", 2, "the superstep channel")
 		in("barrier_in", 1, "a barrier marker rides with this input")
@@ -293,7 +288,7 @@ func GenerateKernel(k *kernel.Kernel, program string) (*KernelModule, error) {
 		in("round_in", 2, "the superstep channel")
 		in("barrier_in", 1, "a barrier marker rides with this input")
 		nb := in("neighbor_in", vid, "the destination of this edge")
-		deg := in("num_neighbors_in", DegreeBits, "the sender's out-degree")
+		deg := in("num_neighbors_in", arch.DegreeBits, "the sender's out-degree")
 		edgeIn = fields("edge_in_", s.Edge, c.EdgeT, "edge field")
 		n.inputs[kernel.RefSender] = func(int) string { return sender }
 		n.inputs[kernel.RefNeighbor] = func(int) string { return nb }
@@ -313,7 +308,7 @@ func GenerateKernel(k *kernel.Kernel, program string) (*KernelModule, error) {
 				Value: &kernel.Node{Op: kernel.OpRef, Ref: kernel.RefUpdate, Index: i, Type: c.MessageT[i]}})
 		}
 	}
-	m.Latency = prog.Latency()
+	m.Latency = arch.Latency(prog)
 	depth := m.Latency - 1 // stage of the last computation; one output register follows
 	// Evaluate statements; assignments read the inputs (old state).
 	n.locals = make([]string, len(prog.Locals))

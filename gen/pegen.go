@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"text/template"
 
+	"github.com/gravf-tui/gravf-tui/arch"
 	"github.com/gravf-tui/gravf-tui/kernel"
 )
 
@@ -25,47 +26,42 @@ type peData struct {
 	HazardSlots            int
 	GatherLatency          int  // cycles of the generated gather kernel (not HandWritten)
 	OffChip                bool // edges in off-chip memory, read through the PE's memory port
+	// FIFO depths (arch).
+	InDepth, KinDepth, KinRoom, MsgDepth, SideDepth, OrderExtra, QueueExtra int
 }
 
-func fieldsOf(l kernel.Layout, ts []kernel.Type) ([]peField, int) {
-	total := 0
-	for _, t := range ts {
-		total += t.Width
-	}
+func fieldsOf(l arch.Layout) ([]peField, int) {
 	var fs []peField
-	off := total
-	for i, f := range l {
-		off -= ts[i].Width
-		fs = append(fs, peField{Name: f.Name, Width: ts[i].Width, Off: off})
+	for i, off := range l.Offsets() {
+		fs = append(fs, peField{Name: l.Fields[i].Name, Width: l.Fields[i].Width, Off: off})
 	}
-	return fs, total
+	return fs, l.Width()
 }
 
-// GeneratePE generates the processing element of a bound kernel: the
-// input FIFO, barrier counter, scatter unit with its edge-index and edge
-// memories, the scatter kernel, the message FIFO, the gather unit with its
-// hazard detector, the vertex-state memory, the apply sweep with the apply
-// kernel, and the update queue. It mirrors the simulator's PE (sim/doc.go).
-// With offChip the edges live in off-chip memory: the scatter unit requests
-// the words of each list through the PE's memory port, with requests in
-// flight, and unpacks the responses (the module header gives the protocol).
-func GeneratePE(k *kernel.Kernel, offChip bool) (string, error) {
-	c := k.Checked
-	s := k.Spec
-	d := peData{Kernel: s.Name, VID: c.VertexIDBits,
-		HandWritten: len(s.Verilog) == 3, HazardSlots: 32, GatherLatency: c.Gather.Latency(), OffChip: offChip}
-	if !d.HandWritten && d.GatherLatency < 1 {
-		return "", fmt.Errorf("gen: gather kernel of latency %d; a generated kernel has an output register", d.GatherLatency)
+// GeneratePE generates the processing element of a bound kernel for a
+// design: the input FIFO, barrier counter, scatter unit with its
+// edge-index and edge memories, the scatter kernel, the message FIFO, the
+// gather unit with its hazard detector, the vertex-state memory, the apply
+// sweep with the apply kernel, and the update queue. It mirrors the
+// simulator's PE (sim/doc.go). With off-chip edges the scatter unit
+// requests the words of each list through the PE's memory port, with
+// requests in flight, and unpacks the responses (the module header gives
+// the protocol).
+func GeneratePE(k *kernel.Kernel, d *arch.Design, w arch.Words) (string, error) {
+	p := peData{Kernel: k.Spec.Name, VID: d.VertexIDBits,
+		HandWritten: d.HandWritten, HazardSlots: arch.HazardSlots, GatherLatency: d.Latency.Gather, OffChip: d.Mem == arch.OffChip,
+		InDepth: arch.InputFIFODepth, KinDepth: arch.KernelInputFIFODepth, KinRoom: arch.KernelInputFIFODepth - arch.KernelInputSlack,
+		MsgDepth: arch.MessageFIFODepth, SideDepth: arch.SideFIFODepth, OrderExtra: arch.OrderFIFOExtra, QueueExtra: arch.UpdateQueueExtra}
+	if !p.HandWritten && p.GatherLatency < 1 {
+		return "", fmt.Errorf("gen: gather kernel of latency %d; a generated kernel has an output register", p.GatherLatency)
 	}
-	d.Update, d.UPD = fieldsOf(s.Update, c.UpdateT)
-	d.Message, d.MSG = fieldsOf(s.Message, c.MessageT)
-	d.State, d.ST = fieldsOf(s.Vertex, c.VertexT)
-	if len(s.Edge) > 0 {
-		d.Edge, d.ED = fieldsOf(s.Edge[:1], c.EdgeT[:1])
-	}
-	d.UPDW, d.MSGW, d.EDW = max(d.UPD, 1), max(d.MSG, 1), max(d.ED, 1)
+	p.Update, p.UPD = fieldsOf(d.Update)
+	p.Message, p.MSG = fieldsOf(d.Message)
+	p.State, p.ST = fieldsOf(w.State)
+	p.Edge, p.ED = fieldsOf(d.EdgeData)
+	p.UPDW, p.MSGW, p.EDW = max(p.UPD, 1), max(p.MSG, 1), max(p.ED, 1)
 	var b bytes.Buffer
-	if err := peTemplate.Execute(&b, d); err != nil {
+	if err := peTemplate.Execute(&b, p); err != nil {
 		return "", err
 	}
 	return b.String(), nil

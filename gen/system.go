@@ -3,34 +3,33 @@ package gen
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/gravf-tui/gravf-tui/arch"
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
 )
 
 // SystemOptions describe one generated multi-FPGA system.
 type SystemOptions struct {
+	// Design is the hardware contract (arch.Derive): FPGAs, PEs per FPGA,
+	// where the edges live (with off-chip edges every FPGA top gets an edge
+	// memory port per PE, and the testbench a model of Design.EdgeMemory),
+	// the link latency of the testbench's link models, FIFO depths and
+	// layouts.
+	Design *arch.Design
 	Kernel *kernel.Kernel
 	Graph  *graph.Graph
-	FPGAs  int
-	PEs    int
 	// Partitioner (greedy by default).
 	Partitioner graph.Partitioner
 	Filter      bool
-	// LinkLatency is the one-way latency of a link in cycles, for the
-	// testbench's link models.
-	LinkLatency int
 	// Watchdog stops the testbench after this many cycles (0: 10 x the
 	// cycles the reference's messages could take on one PE, plus 10^5).
 	Watchdog int64
-	// OffChip puts the edge lists in off-chip memory (nil: block RAM):
-	// every FPGA top gets an edge memory port per PE, and the testbench a
-	// model of the memory.
-	OffChip *OffChip
 }
 
 // System is a generated design: files by path relative to the project.
@@ -38,12 +37,18 @@ type System struct {
 	Files    map[string]string
 	Expected *kernel.Result
 	Part     *graph.Partition
-	Widths   Widths
-	// OffChip is the edge memory of an off-chip design (nil: block RAM),
-	// and Memories its contents, one per FPGA.
-	OffChip  *OffChip
+	Design   *arch.Design
+	// Extent is how much the PEs hold, and Words the layouts of their
+	// memory words at that extent.
+	Extent arch.Extent
+	Words  arch.Words
+	// Memories are the off-chip edge memories' contents, one per FPGA
+	// (off-chip designs).
 	Memories []EdgeMemory
 }
+
+// OffChip reports whether the design keeps its edges in off-chip memory.
+func (s *System) OffChip() bool { return s.Design.Mem == arch.OffChip }
 
 // Paths returns the file paths in a stable order.
 func (s *System) Paths() []string {
@@ -84,11 +89,17 @@ func (s *System) TBFiles() []string {
 // termination, checks every final vertex state against the BSP reference
 // and prints "RESULT PASS cycles=<n> messages=<m>" or "RESULT FAIL ...".
 func GenerateSystem(ctx context.Context, o SystemOptions) (*System, error) {
-	k, g := o.Kernel, o.Graph
+	k, g, d := o.Kernel, o.Graph, o.Design
+	if d == nil {
+		return nil, errors.New("gen: no design")
+	}
+	if d.Arch != arch.GraVFM {
+		return nil, fmt.Errorf("gen: the %s architecture is not generated (only %s)", d.Arch, arch.GraVFM)
+	}
 	if o.Partitioner == "" {
 		o.Partitioner = graph.Greedy
 	}
-	part, err := graph.NewPartition(ctx, g, graph.PartitionOptions{FPGAs: o.FPGAs, PEs: o.PEs, Method: o.Partitioner})
+	part, err := graph.NewPartition(ctx, g, graph.PartitionOptions{FPGAs: d.FPGAs, PEs: d.PEs, Method: o.Partitioner})
 	if err != nil {
 		return nil, err
 	}
@@ -96,16 +107,22 @@ func GenerateSystem(ctx context.Context, o SystemOptions) (*System, error) {
 	if err != nil {
 		return nil, err
 	}
-	ims, w, err := BuildImages(k, g, part, o.Filter)
+	ims, ext, err := BuildImages(d, k, g, part, o.Filter)
 	if err != nil {
 		return nil, err
 	}
-	sys := &System{Files: map[string]string{}, Expected: ref, Part: part, Widths: w, OffChip: o.OffChip}
-	if o.OffChip != nil {
-		if sys.Memories, err = LayOutOffChip(ims, &sys.Widths, o.PEs, *o.OffChip); err != nil {
+	sys := &System{Files: map[string]string{}, Expected: ref, Part: part, Design: d}
+	if sys.OffChip() {
+		if sys.Memories, ext.MaxWords, err = LayOutOffChip(ims, d.PEs, d.EdgeMemory); err != nil {
 			return nil, err
 		}
-		w = sys.Widths
+	}
+	sys.Extent, sys.Words = ext, d.Words(ext)
+	w := sys.Words
+	if sys.OffChip() {
+		if err := w.CheckSlot(d.EdgeMemory); err != nil {
+			return nil, err
+		}
 	}
 	names, blocks := BuildingBlocks()
 	for _, n := range names {
@@ -132,7 +149,7 @@ func GenerateSystem(ctx context.Context, o SystemOptions) (*System, error) {
 			break
 		}
 	}
-	pe, err := GeneratePE(k, o.OffChip != nil)
+	pe, err := GeneratePE(k, d, w)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +161,7 @@ func GenerateSystem(ctx context.Context, o SystemOptions) (*System, error) {
 			write func(*bytes.Buffer) error
 		}
 		edges := image{"edges", func(b *bytes.Buffer) error { return im.WriteEdges(b, w) }}
-		if o.OffChip != nil {
+		if sys.OffChip() {
 			// The edges are in the FPGA's memory image; the PE keeps the
 			// table that maps an edge slot's local index to a global id.
 			edges.kind, edges.write = "ids", func(b *bytes.Buffer) error { return im.WriteIDs(b, w) }
@@ -162,47 +179,52 @@ func GenerateSystem(ctx context.Context, o SystemOptions) (*System, error) {
 			sys.Files[fmt.Sprintf("mem/pe%d_%s.hex", i, f.kind)] = b.String()
 		}
 		// Expected final states, one packed word per local vertex.
-		var b strings.Builder
+		var states [][]uint64
 		for _, v := range part.Members[i] {
-			b.WriteString(packHex(ref.State(v), k.Checked.VertexT, w.State) + "\n")
+			states = append(states, ref.State(v))
 		}
-		for n := len(part.Members[i]); n < max(w.MaxLocal, 1); n++ {
-			b.WriteString(hexWord(0, w.State) + "\n")
+		var b bytes.Buffer
+		if err := writeExpected(&b, w, states, max(ext.MaxLocal, 1)); err != nil {
+			return nil, err
 		}
 		sys.Files[fmt.Sprintf("tb/pe%d_expected.hex", i)] = b.String()
 	}
-	for f := 0; f < o.FPGAs; f++ {
-		sys.Files[fmt.Sprintf("rtl/fpga%d_top.v", f)] = fpgaTop(k, part, ims, w, f, o)
+	for f := 0; f < d.FPGAs; f++ {
+		sys.Files[fmt.Sprintf("rtl/fpga%d_top.v", f)] = fpgaTop(sys, k, ims, f)
 	}
 	for i := range sys.Memories {
 		var b bytes.Buffer
-		if err := sys.Memories[i].WriteHex(&b, w, *o.OffChip); err != nil {
+		if err := sys.Memories[i].WriteHex(&b, w); err != nil {
 			return nil, err
 		}
 		sys.Files[fmt.Sprintf("mem/fpga%d_edges.hex", i)] = b.String()
 	}
 	sys.Files["tb/gravf_link_model.v"] = testbenchModel("gravf_link_model.v")
-	if o.OffChip != nil {
+	if sys.OffChip() {
 		sys.Files["tb/gravf_mem_model.v"] = testbenchModel("gravf_mem_model.v")
 	}
-	sys.Files["tb/tb_system.v"] = testbench(k, part, sys.Memories, w, o, ref)
+	sys.Files["tb/tb_system.v"] = testbench(sys, k, o.Watchdog)
 	return sys, nil
 }
 
-func fpgaTop(k *kernel.Kernel, part *graph.Partition, ims []PEImages, w Widths, f int, o SystemOptions) string {
+func fpgaTop(s *System, k *kernel.Kernel, ims []PEImages, f int) string {
+	d, w, part := s.Design, s.Words, s.Part
 	name := k.Spec.Name
-	np, nr := o.PEs, o.FPGAs-1
-	lw := max(nr, 1)
-	bw := w.VertexID + max(k.Sizes().Update, 1)
-	m := o.OffChip
+	np, nr := d.PEs, d.FPGAs-1
+	lw := d.MaskBits()
+	bw := d.VertexIDBits + d.PayloadBits()
+	var m *arch.EdgeMemory
+	if s.OffChip() {
+		m = &d.EdgeMemory
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, `// Code generated by gravf-tui. DO NOT EDIT.
 //
 // fpga%[1]d_top: FPGA %[1]d of %[2]d: %[3]d %[4]s PEs, the crossbar, and one
-// receive FIFO and one send FIFO per other FPGA. Link ports carry crossbar
-// items (see %[4]s_pe) with valid/ready handshakes; link j is the j-th other
-// FPGA in ascending order.
-`, f, o.FPGAs, np, name)
+// receive FIFO and one send FIFO per other FPGA. Link ports carry link
+// items (barrier, halt, round, sender, payload; see %[4]s_pe) with
+// valid/ready handshakes; link j is the j-th other FPGA in ascending order.
+`, f, d.FPGAs, np, name)
 	if m != nil {
 		fmt.Fprintf(&b, `//
 // Edge memory: one read port per PE (lane l of every mem_* bus is PE l),
@@ -216,7 +238,7 @@ func fpgaTop(k *kernel.Kernel, part *graph.Partition, ims []PEImages, w Widths, 
 // testbench's gravf_mem_model serves %[6]s words per cycle in rotating
 // order, as the simulator does). A controller with fewer ports than PEs
 // needs an arbiter in front that returns each port's responses in order.
-`, name, w.MemAddr, f, m.WordBits, m.InFlight, strconv.FormatFloat(m.WordsPerCycle, 'f', 2, 64))
+`, name, w.MemAddrBits, f, m.WordBits, m.InFlight, strconv.FormatFloat(m.WordsPerCycle, 'f', 2, 64))
 	}
 	fmt.Fprintf(&b, "`"+`default_nettype none
 
@@ -229,7 +251,7 @@ module fpga%[1]d_top (
     output wire [%[2]d*%[3]d-1:0] tx_data,
     output wire [%[2]d-1:0]   tx_valid,
     input  wire [%[2]d-1:0]   tx_ready,
-`, f, lw, 4+lw+bw)
+`, f, lw, d.LinkItem.Width())
 	if m != nil {
 		fmt.Fprintf(&b, `    // Edge memory: lane l of each bus is PE l's port.
     output wire [%[1]d-1:0]   mem_req_valid,
@@ -238,20 +260,23 @@ module fpga%[1]d_top (
     input  wire [%[1]d-1:0]   mem_resp_valid,
     output wire [%[1]d-1:0]   mem_resp_ready,
     input  wire [%[1]d*%[3]d-1:0] mem_resp_data,
-`, np, w.MemAddr, m.WordBits)
+`, np, w.MemAddrBits, m.WordBits)
 	}
 	fmt.Fprintf(&b, `    output wire done,             // every PE has terminated
     output wire [31:0] messages   // messages gathered by the PEs of this FPGA
 );
 
-localparam UW = %[1]d;
+localparam UW = %[1]d;      // crossbar item: barrier, halt, round, mask, sender, payload
+localparam IW = %[3]d;      // link item: the crossbar item without its mask
 localparam NP = %[2]d;
+localparam RX_DEPTH = %[4]d; // receive FIFO per link
+localparam TX_DEPTH = %[5]d; // send FIFO per link
 
 wire [NP*UW-1:0] pe_out_data;
 wire [NP-1:0]    pe_out_valid, pe_out_ready, pe_in_valid, pe_in_ready, pe_passed, pe_done;
-wire [UW-1:0]    pe_in_data;
+wire [IW-1:0]    pe_in_data;
 wire [NP*32-1:0] pe_messages;
-`, 4+lw+bw, np)
+`, d.Item.Width(), np, d.LinkItem.Width(), arch.LinkReceiveFIFODepth, arch.LinkSendFIFODepth)
 	for l := 0; l < np; l++ {
 		g := f*np + l
 		im := &ims[g]
@@ -259,15 +284,15 @@ wire [NP*32-1:0] pe_messages;
 		if m != nil {
 			params = fmt.Sprintf(`    .EA(%d), .MA(%d), .WORD(%d), .SLOT(%d), .INFLIGHT(%d), .LA(%d),
     .INDEX_FILE("mem/pe%d_index.hex"), .ID_FILE("mem/pe%d_ids.hex"),`,
-				w.ListLen, w.MemAddr, m.WordBits, m.SlotBits, m.InFlight, w.Local, g, g)
+				w.ListLenBits, w.MemAddrBits, m.WordBits, m.SlotBits, m.InFlight, w.LocalBits, g, g)
 			ports = fmt.Sprintf(`,
     .mem_req_valid(mem_req_valid[%[1]d]), .mem_req_ready(mem_req_ready[%[1]d]), .mem_req_addr(mem_req_addr[%[1]d*%[2]d +: %[2]d]),
     .mem_resp_valid(mem_resp_valid[%[1]d]), .mem_resp_ready(mem_resp_ready[%[1]d]), .mem_resp_data(mem_resp_data[%[1]d*%[3]d +: %[3]d])`,
-				l, w.MemAddr, m.WordBits)
+				l, w.MemAddrBits, m.WordBits)
 		} else {
 			params = fmt.Sprintf(`    .NEDGES(%d), .EA(%d), .LA(%d),
     .INDEX_FILE("mem/pe%d_index.hex"), .EDGE_FILE("mem/pe%d_edges.hex"),`,
-				max(len(im.Edges), 1), w.EdgeAddr, w.Local, g, g)
+				max(len(im.Edges), 1), w.EdgeAddrBits, w.LocalBits, g, g)
 		}
 		fmt.Fprintf(&b, `
 %[1]s_pe #(
@@ -285,25 +310,25 @@ wire [NP*32-1:0] pe_messages;
 	fmt.Fprintf(&b, `
 // Links: receive FIFOs hold what arrived; send FIFOs (the external FIFO
 // and the asynchronous FIFO of the original design) hold what leaves.
-wire [%[1]d*UW-1:0] xb_rx_data;
+wire [%[1]d*IW-1:0] xb_rx_data;
 wire [%[1]d-1:0]    xb_rx_valid, xb_rx_ready, xb_tx_valid, xb_tx_ready;
-wire [UW-1:0]      xb_tx_item;
+wire [IW-1:0]      xb_tx_item;
 genvar j;
 generate
     for (j = 0; j < %[1]d; j = j + 1) begin : link
         /* verilator lint_off UNUSEDSIGNAL */ // the crossbar needs only the handshakes, not the fill counts
-        wire [6:0] rx_count;
-        wire [7:0] tx_count;
+        wire [$clog2(RX_DEPTH):0] rx_count;
+        wire [$clog2(TX_DEPTH):0] tx_count;
         /* verilator lint_on UNUSEDSIGNAL */
-        gravf_fifo #(.WIDTH(UW), .DEPTH(64)) rx_fifo (
+        gravf_fifo #(.WIDTH(IW), .DEPTH(RX_DEPTH)) rx_fifo (
             .clk(clk), .rst(rst),
-            .in_data(rx_data[j*UW +: UW]), .in_valid(rx_valid[j]), .in_ready(rx_ready[j]),
-            .out_data(xb_rx_data[j*UW +: UW]), .out_valid(xb_rx_valid[j]), .out_ready(xb_rx_ready[j]), .count(rx_count)
+            .in_data(rx_data[j*IW +: IW]), .in_valid(rx_valid[j]), .in_ready(rx_ready[j]),
+            .out_data(xb_rx_data[j*IW +: IW]), .out_valid(xb_rx_valid[j]), .out_ready(xb_rx_ready[j]), .count(rx_count)
         );
-        gravf_fifo #(.WIDTH(UW), .DEPTH(72)) tx_fifo (
+        gravf_fifo #(.WIDTH(IW), .DEPTH(TX_DEPTH)) tx_fifo (
             .clk(clk), .rst(rst),
             .in_data(xb_tx_item), .in_valid(xb_tx_valid[j]), .in_ready(xb_tx_ready[j]),
-            .out_data(tx_data[j*UW +: UW]), .out_valid(tx_valid[j]), .out_ready(tx_ready[j]), .count(tx_count)
+            .out_data(tx_data[j*IW +: IW]), .out_valid(tx_valid[j]), .out_ready(tx_ready[j]), .count(tx_count)
         );
     end
 endgenerate
@@ -327,12 +352,10 @@ assign done = &pe_done;
 	return b.String()
 }
 
-func testbench(k *kernel.Kernel, part *graph.Partition, memories []EdgeMemory, w Widths, o SystemOptions, ref *kernel.Result) string {
-	nF := o.FPGAs
-	lw := max(nF-1, 1)
-	bw := w.VertexID + max(k.Sizes().Update, 1)
-	uw := 4 + lw + bw
-	watchdog := o.Watchdog
+func testbench(s *System, k *kernel.Kernel, watchdog int64) string {
+	d, w, part, ref, memories := s.Design, s.Words, s.Part, s.Expected, s.Memories
+	nF := d.FPGAs
+	lw := d.MaskBits()
 	if watchdog <= 0 {
 		watchdog = 10*ref.Messages + 20*int64(len(ref.Supersteps))*int64(k.Vertices+200) + 100000
 	}
@@ -349,18 +372,21 @@ func testbench(k *kernel.Kernel, part *graph.Partition, memories []EdgeMemory, w
 
 module tb_system;
 
-localparam UW = %d;
+localparam IW = %d; // link item
 localparam WATCHDOG = %d;
 localparam EXPECTED_MESSAGES = %d;
 
 reg clk = 1'b0;
 reg rst = 1'b1;
 always #2 clk = ~clk;
-`, uw, watchdog, ref.Messages)
-	m := o.OffChip
+`, d.LinkItem.Width(), watchdog, ref.Messages)
+	var m *arch.EdgeMemory
+	if s.OffChip() {
+		m = &d.EdgeMemory
+	}
 	for f := 0; f < nF; f++ {
 		fmt.Fprintf(&b, `
-wire [%[2]d*UW-1:0] rx_data%[1]d, tx_data%[1]d;
+wire [%[2]d*IW-1:0] rx_data%[1]d, tx_data%[1]d;
 wire [%[2]d-1:0] rx_valid%[1]d, rx_ready%[1]d, tx_valid%[1]d, tx_ready%[1]d;
 wire done%[1]d;
 wire [31:0] messages%[1]d;
@@ -379,7 +405,7 @@ gravf_mem_model #(
     .req_valid(mem_req_valid%[1]d), .req_ready(mem_req_ready%[1]d), .req_addr(mem_req_addr%[1]d),
     .resp_valid(mem_resp_valid%[1]d), .resp_ready(mem_resp_ready%[1]d), .resp_data(mem_resp_data%[1]d)
 );
-`, f, o.PEs, w.MemAddr, m.WordBits, max(len(memories[f].Words), 1), m.Latency, m.InFlight, verilogReal(m.WordsPerCycle))
+`, f, d.PEs, w.MemAddrBits, m.WordBits, max(len(memories[f].Words), 1), m.LatencyCycles, m.InFlight, verilogReal(m.WordsPerCycle))
 			memPorts = fmt.Sprintf(`
     .mem_req_valid(mem_req_valid%[1]d), .mem_req_ready(mem_req_ready%[1]d), .mem_req_addr(mem_req_addr%[1]d),
     .mem_resp_valid(mem_resp_valid%[1]d), .mem_resp_ready(mem_resp_ready%[1]d), .mem_resp_data(mem_resp_data%[1]d),`, f)
@@ -401,7 +427,7 @@ gravf_mem_model #(
 		return to - 1
 	}
 	if nF == 1 {
-		b.WriteString("assign rx_valid0 = 1'b0;\nassign rx_data0 = {UW{1'b0}};\nassign tx_ready0 = 1'b1;\n")
+		b.WriteString("assign rx_valid0 = 1'b0;\nassign rx_data0 = {IW{1'b0}};\nassign tx_ready0 = 1'b1;\n")
 	}
 	for a := 0; a < nF; a++ {
 		for c := 0; c < nF; c++ {
@@ -409,12 +435,12 @@ gravf_mem_model #(
 				continue
 			}
 			ja, jc := idx(a, c), idx(c, a)
-			fmt.Fprintf(&b, `gravf_link_model #(.WIDTH(UW), .LATENCY(%[5]d)) link_%[1]d_%[2]d (
+			fmt.Fprintf(&b, `gravf_link_model #(.WIDTH(IW), .LATENCY(%[5]d)) link_%[1]d_%[2]d (
     .clk(clk), .rst(rst),
-    .in_data(tx_data%[1]d[%[3]d*UW +: UW]), .in_valid(tx_valid%[1]d[%[3]d]), .in_ready(tx_ready%[1]d[%[3]d]),
-    .out_data(rx_data%[2]d[%[4]d*UW +: UW]), .out_valid(rx_valid%[2]d[%[4]d]), .out_ready(rx_ready%[2]d[%[4]d])
+    .in_data(tx_data%[1]d[%[3]d*IW +: IW]), .in_valid(tx_valid%[1]d[%[3]d]), .in_ready(tx_ready%[1]d[%[3]d]),
+    .out_data(rx_data%[2]d[%[4]d*IW +: IW]), .out_valid(rx_valid%[2]d[%[4]d]), .out_ready(rx_ready%[2]d[%[4]d])
 );
-`, a, c, ja, jc, max(o.LinkLatency, 1))
+`, a, c, ja, jc, d.Link.LatencyCycles)
 		}
 	}
 	var dones, msgs []string
@@ -472,11 +498,11 @@ task check_pe;
         end
     end
 endtask
-`, strings.Join(dones, " && "), strings.Join(msgs, " + "), w.State-1, w.MaxLocal, w.State-1, fieldChecks(k))
+`, strings.Join(dones, " && "), strings.Join(msgs, " + "), w.State.Width()-1, s.Extent.MaxLocal, w.State.Width()-1, fieldChecks(k))
 	// state_of reads the state RAMs hierarchically.
-	fmt.Fprintf(&b, "function [%d:0] state_of;\n    input integer pe;\n    input integer i;\n    begin\n        case (pe)\n", w.State-1)
+	fmt.Fprintf(&b, "function [%d:0] state_of;\n    input integer pe;\n    input integer i;\n    begin\n        case (pe)\n", w.State.Width()-1)
 	for g := 0; g < part.NumPEs(); g++ {
-		fmt.Fprintf(&b, "        %d: state_of = fpga%d.pe%d.state_ram.mem[i];\n", g, g/o.PEs, g%o.PEs)
+		fmt.Fprintf(&b, "        %d: state_of = fpga%d.pe%d.state_ram.mem[i];\n", g, g/d.PEs, g%d.PEs)
 	}
 	fmt.Fprintf(&b, "        default: state_of = 0;\n        endcase\n    end\nendfunction\n\n")
 	// Superstep starts, for comparison with the simulator's per-superstep
@@ -484,17 +510,17 @@ endtask
 	// sweep.
 	fmt.Fprintf(&b, "// One line per superstep: the cycle the first PE begins its apply sweep.\ninteger superstep_seen = 0;\nalways @(posedge clk) begin\n    if (!rst) begin\n")
 	for g := 0; g < part.NumPEs(); g++ {
-		pe := fmt.Sprintf("fpga%d.pe%d", g/o.PEs, g%o.PEs)
+		pe := fmt.Sprintf("fpga%d.pe%d", g/d.PEs, g%d.PEs)
 		fmt.Fprintf(&b, "        if (%[1]s.superstep > superstep_seen) begin\n            superstep_seen = %[1]s.superstep;\n            $display(\"SUPERSTEP %%0d start=%%0d\", superstep_seen, cycles - 5);\n        end\n", pe)
 	}
 	fmt.Fprintf(&b, "    end\nend\n\n")
 	fmt.Fprintf(&b, "initial begin\n    wait (!rst);\n    while (!all_done && cycles < WATCHDOG) @(posedge clk);\n")
 	fmt.Fprintf(&b, "    if (!all_done) begin\n        $display(\"RESULT FAIL watchdog: no termination after %%0d cycles\", cycles);\n")
 	for g := 0; g < part.NumPEs(); g++ {
-		pe := fmt.Sprintf("fpga%d.pe%d", g/o.PEs, g%o.PEs)
+		pe := fmt.Sprintf("fpga%d.pe%d", g/d.PEs, g%d.PEs)
 		fmt.Fprintf(&b, "        $display(\"  PE %d: mode %%0d superstep %%0d, barriers counted %%0d, input %%0d, kernel input %%0d, messages queued %%0d, updates queued %%0d\", %s.mode, %s.superstep, %s.bc_count, %s.inf_count, %s.kin_count, %s.mq_count, %s.uq_count);\n",
 			g, pe, pe, pe, pe, pe, pe, pe)
-		if o.OffChip != nil {
+		if s.OffChip() {
 			fmt.Fprintf(&b, "        $display(\"        memory words in flight %%0d, order FIFO %%0d, unpacking %%0d\", %s.inflight, %s.ot_count, %s.up_active);\n", pe, pe, pe)
 		}
 	}

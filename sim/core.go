@@ -44,7 +44,7 @@ func newCore(s *Setup, p Params) core {
 		c.updPay[i] = make([]uint64, g.NumVertices()*c.nu)
 	}
 	c.edgeBuf = make([]uint64, len(k.Checked.EdgeT))
-	c.hazard = newHazard(s.PE, k, p)
+	c.hazard = newHazard(p)
 	c.prefetch = s.PE != PEPaper
 	for v := 0; v < g.NumVertices(); v++ {
 		c.ctx.ID, c.ctx.Degree = uint64(v), uint64(g.OutDegree(uint32(v)))
@@ -65,9 +65,9 @@ func (c *core) makeLinks(cost float64, perPE int) {
 			if a == b {
 				continue
 			}
-			l := &link{from: a, to: b, tx: newRing[item](LinkTxFIFODepth), inflight: newRing[item](64), rx: newRing[item](LinkRxFIFODepth)}
+			l := &link{from: a, to: b, tx: newRing[item](c.p.LinkTxFIFODepth), inflight: newRing[item](64), rx: newRing[item](c.p.LinkRxFIFODepth)}
 			// Credit covers the receive FIFO plus the link's round trip.
-			l.rxCap = LinkRxFIFODepth + int(math.Ceil(2*float64(c.p.LinkLatency)*c.p.PairWordsPerCycle/max(cost, 1e-9)))
+			l.rxCap = c.p.LinkRxFIFODepth + int(math.Ceil(2*float64(c.p.LinkLatency)*c.p.PairWordsPerCycle/max(cost, 1e-9)))
 			for i := 0; i < perPE; i++ {
 				l.perPE = append(l.perPE, newRing[item](l.rxCap))
 			}

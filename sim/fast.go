@@ -5,9 +5,9 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/gravf-tui/gravf-tui/arch"
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
-	"github.com/gravf-tui/gravf-tui/model"
 )
 
 // The fast level of detail replaces cycle stepping by one accounting pass
@@ -67,14 +67,14 @@ func newFast(s *Setup, p Params) *fastModel {
 	for g := 0; g < s.FPGAs; g++ {
 		f.share = append(f.share, make([]float64, s.FPGAs))
 	}
-	if s.Arch == model.GraVFM {
+	if s.Arch == arch.GraVFM {
 		f.layout = graph.NewEdgeLayout(s.Graph, s.partition)
 		if s.Filter && s.FPGAs > 1 {
 			f.filter = graph.NewFilter(s.Graph, s.partition)
 		}
 	}
 	stall := map[int]float64{}
-	hz := newHazard(s.PE, s.Kernel, p)
+	hz := newHazard(p)
 	for q := 0; q < nPE; q++ {
 		n := len(s.partition.Members[q])
 		f.sweep[q] = int64(n)
@@ -133,7 +133,7 @@ func (f *fastModel) superstep(index int, senders []uint32) {
 	nF := s.FPGAs
 	epw := int64(p.EdgesPerWord)
 	var msgs int64
-	if s.Arch == model.GraVFM {
+	if s.Arch == arch.GraVFM {
 		for _, u := range senders {
 			home := f.part.FPGA(u)
 			f.localUpd[home]++
@@ -184,7 +184,7 @@ func (f *fastModel) superstep(index int, senders []uint32) {
 			}
 		}
 	}
-	if s.Arch == model.GraVFM {
+	if s.Arch == arch.GraVFM {
 		for a := 0; a < nF; a++ {
 			for g := 0; g < nF; g++ {
 				if f.localUpd[a] > 0 {
@@ -224,11 +224,11 @@ func (f *fastModel) time(msgs int64) int64 {
 		gather := float64(f.edges[q]) * (1 + f.stallPerMsg[q])
 		var scatter float64
 		switch {
-		case s.Arch == model.GraVFM && offchip:
+		case s.Arch == arch.GraVFM && offchip:
 			scatter = float64(max(f.latch[q], f.words[q], f.edges[q]))
-		case s.Arch == model.GraVFM && s.PE == PEPaper:
+		case s.Arch == arch.GraVFM && s.PE == PEPaper:
 			scatter = float64(f.latch[q] + f.edges[q])
-		case s.Arch == model.GraVFM:
+		case s.Arch == arch.GraVFM:
 			// Lookups overlap the walk: the longer of the two.
 			scatter = float64(max(f.latch[q], f.edges[q]))
 		case offchip:
@@ -240,7 +240,7 @@ func (f *fastModel) time(msgs int64) int64 {
 		}
 		work = max(work, gather, scatter)
 	}
-	if s.Arch == model.GraVFM {
+	if s.Arch == arch.GraVFM {
 		for g := 0; g < nF; g++ {
 			work = max(work, float64(f.xbar[g]+int64(f.nPE)))
 		}
@@ -277,10 +277,10 @@ func (f *fastModel) time(msgs int64) int64 {
 		return sweep + lat
 	}
 	t := sweep + int64(math.Ceil(work))
-	if s.Arch == model.GraVFM && nF > 1 {
+	if s.Arch == arch.GraVFM && nF > 1 {
 		// The crossbars and links run during the sweep too; their fluid
 		// estimate replaces the crossbar and link bounds when longer.
-		rxCap := float64(LinkRxFIFODepth) + math.Ceil(2*float64(p.LinkLatency)*p.PairWordsPerCycle/max(p.UpdateWords, 1e-9))
+		rxCap := float64(p.LinkRxFIFODepth) + math.Ceil(2*float64(p.LinkLatency)*p.PairWordsPerCycle/max(p.UpdateWords, 1e-9))
 		t = max(t, fluidNetwork(p, f.localUpd, f.share, sweep, rxCap))
 	}
 	return t + lat

@@ -37,7 +37,7 @@ func fluidNetwork(p *Params, local []float64, share [][]float64, sweep int64, rx
 		}
 	}
 	moved := make([]float64, nF)
-	txCap := float64(LinkTxFIFODepth)
+	txCap := float64(p.LinkTxFIFODepth)
 	cost := max(p.UpdateWords, 1e-9)
 	delivered := 0.0 // crossbar deliveries of remote items
 	remoteTotal := 0.0

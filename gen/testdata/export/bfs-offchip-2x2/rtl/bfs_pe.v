@@ -19,8 +19,9 @@
 // boundary and fill WORD/SLOT slots per word, the first edge in the least
 // significant slot; a slot holds the neighbour's local index (LA bits).
 //
-// Items on the crossbar (most significant first): barrier, halt, round[1:0],
-// mask[LW-1:0] (remote FPGAs that need the update), sender, update payload.
+// Items to the crossbar (most significant first): barrier, halt, round[1:0],
+// mask[LW-1:0] (remote FPGAs that need the update), sender, update payload;
+// from the crossbar the same without the mask.
 // A barrier marker carries its source PE in the sender field and a halt bit
 // set when that PE sent no update in the superstep. Reset is synchronous.
 `default_nettype none
@@ -42,11 +43,12 @@ module bfs_pe #(
     parameter VERTEX_FILE  = "",
     parameter STATE_FILE   = "",
     parameter BW           = 6 + 1,        // item body: sender and payload
-    parameter UW           = 4 + LW + BW                   // item bits
+    parameter UW           = 4 + LW + BW,                  // item bits: barrier, halt, round, mask, body
+    parameter LIW          = 4 + BW                        // link item bits: the item without its mask
 ) (
     input  wire          clk,
     input  wire          rst,
-    input  wire [UW-1:0] in_data,      // from the crossbar
+    input  wire [LIW-1:0] in_data,     // from the crossbar: a link item
     input  wire          in_valid,
     output wire          in_ready,
     output wire [UW-1:0] out_data,     // to the crossbar: the update queue's head
@@ -67,23 +69,28 @@ module bfs_pe #(
 localparam VID = 6;
 localparam IW  = MA + EA + 32;              // edge-index word: first word, length, degree
 localparam VW  = LW + VID + 32;             // vertex-info word: mask, global id, degree
+localparam IN_DEPTH   = 8;            // input FIFO
+localparam KIN_DEPTH  = 8;            // kernel-input FIFO
+localparam KIN_ROOM   = 5;            // kernel-input entries that take a new edge
+localparam MSG_DEPTH  = 8;            // message FIFO
+localparam SIDE_DEPTH = 16;           // FIFOs beside the kernels
 localparam ST  = 7;                   // packed vertex state
 
 // ---------------------------------------------------------------- input FIFO
-wire [UW-1:0] inf_data;
+wire [LIW-1:0] inf_data;
 wire          inf_valid;
 wire          inf_ready;
 /* verilator lint_off UNUSEDSIGNAL */ // the fill count is for the testbench's watchdog report
-wire [3:0]    inf_count;
+wire [$clog2(IN_DEPTH):0] inf_count;
 /* verilator lint_on UNUSEDSIGNAL */
-gravf_fifo #(.WIDTH(UW), .DEPTH(8)) input_fifo (
+gravf_fifo #(.WIDTH(LIW), .DEPTH(IN_DEPTH)) input_fifo (
     .clk(clk), .rst(rst),
     .in_data(in_data), .in_valid(in_valid), .in_ready(in_ready),
     .out_data(inf_data), .out_valid(inf_valid), .out_ready(inf_ready), .count(inf_count)
 );
-wire            inf_barrier = inf_data[UW-1];
-wire            inf_halt    = inf_data[UW-2];
-wire [1:0]      inf_round   = inf_data[UW-3 -: 2];
+wire            inf_barrier = inf_data[LIW-1];
+wire            inf_halt    = inf_data[LIW-2];
+wire [1:0]      inf_round   = inf_data[LIW-3 -: 2];
 wire [VID-1:0]  inf_sender  = inf_data[BW-1 -: VID];
 wire [1-1:0] inf_payload = inf_data[1-1:0];
 
@@ -303,11 +310,11 @@ localparam KW = 1 + 1 + 2 + VID + 1 + 32 + VID + LA + 1;
 wire [KW-1:0]   kin_q;
 wire            kin_valid;
 wire            kin_ready;
-wire [3:0]      kin_count;
+wire [$clog2(KIN_DEPTH):0] kin_count;
 /* verilator lint_off UNUSEDSIGNAL */ // never low: kin_room keeps space for what is in flight
 wire            kin_in_ready;
 /* verilator lint_on UNUSEDSIGNAL */
-gravf_fifo #(.WIDTH(KW), .DEPTH(8)) kernel_input_fifo (
+gravf_fifo #(.WIDTH(KW), .DEPTH(KIN_DEPTH)) kernel_input_fifo (
     .clk(clk), .rst(rst),
     .in_data(st_barrier ? {1'b1, st_halt, st_round, {(KW-4){1'b0}}}
                         : {2'b00, st_round, st_sender, st_payload, st_degree, id_q, st_local, 1'b0}),
@@ -316,7 +323,7 @@ gravf_fifo #(.WIDTH(KW), .DEPTH(8)) kernel_input_fifo (
 );
 // Room for what is in flight: an edge handed on now lands in the FIFO at
 // the end of the next cycle, so two may be outstanding.
-assign kin_room = kin_count < 4'd5;
+assign kin_room = kin_count < KIN_ROOM;
 
 // --------------------------------------------------------- scatter kernel
 wire            k_barrier  = kin_q[KW-1];
@@ -356,9 +363,9 @@ wire [LA:0] side_q;
 /* verilator lint_off UNUSEDSIGNAL */ // the side FIFO moves in step with the scatter kernel
 wire        side_valid;
 wire        side_in_ready;
-wire [4:0]  side_count;
+wire [$clog2(SIDE_DEPTH):0] side_count;
 /* verilator lint_on UNUSEDSIGNAL */
-gravf_fifo #(.WIDTH(LA + 1), .DEPTH(16)) side_fifo (
+gravf_fifo #(.WIDTH(LA + 1), .DEPTH(SIDE_DEPTH)) side_fifo (
     .clk(clk), .rst(rst),
     .in_data({k_halt, k_local}), .in_valid(kin_valid && sk_ready), .in_ready(side_in_ready),
     .out_data(side_q), .out_valid(side_valid), .out_ready(sk_valid && msg_ready), .count(side_count)
@@ -371,9 +378,9 @@ wire [MW-1:0] mq;
 wire          mq_valid;
 reg           mq_ready;
 /* verilator lint_off UNUSEDSIGNAL */ // the fill count is for the testbench's watchdog report
-wire [3:0]    mq_count;
+wire [$clog2(MSG_DEPTH):0] mq_count;
 /* verilator lint_on UNUSEDSIGNAL */
-gravf_fifo #(.WIDTH(MW), .DEPTH(8)) message_fifo (
+gravf_fifo #(.WIDTH(MW), .DEPTH(MSG_DEPTH)) message_fifo (
     .clk(clk), .rst(rst),
     .in_data({sk_barrier, side_q[LA], sk_neighbor, sk_sender, side_q[LA-1:0], 1'b0}),
     .in_valid(sk_valid), .in_ready(msg_ready),
@@ -475,9 +482,9 @@ wire [ST-1:0]  gk_state = { gk_state_parent, gk_state_active };
 wire [LA-1:0]  gs_out, wb_local;
 /* verilator lint_off UNUSEDSIGNAL */ // the side FIFO moves in step with the kernel
 wire           gs_valid, gs_ready;
-wire [4:0]     gs_count;
+wire [$clog2(SIDE_DEPTH):0] gs_count;
 /* verilator lint_on UNUSEDSIGNAL */
-gravf_fifo #(.WIDTH(LA), .DEPTH(16)) gather_side (
+gravf_fifo #(.WIDTH(LA), .DEPTH(SIDE_DEPTH)) gather_side (
     .clk(clk), .rst(rst),
     .in_data(ga_local), .in_valid(ga_issue && !(gk_valid && !gs_valid)), .in_ready(gs_ready),
     .out_data(gs_out), .out_valid(gs_valid), .out_ready(gk_valid), .count(gs_count)
@@ -533,9 +540,9 @@ bfs_apply apply_kernel (
 wire [LW+LA-1:0] as_out, ap_side;
 /* verilator lint_off UNUSEDSIGNAL */ // the side FIFO moves in step with the kernel
 wire          as_valid, as_ready;
-wire [4:0]    as_count;
+wire [$clog2(SIDE_DEPTH):0] as_count;
 /* verilator lint_on UNUSEDSIGNAL */
-gravf_fifo #(.WIDTH(LW + LA), .DEPTH(16)) apply_side (
+gravf_fifo #(.WIDTH(LW + LA), .DEPTH(SIDE_DEPTH)) apply_side (
     .clk(clk), .rst(rst),
     .in_data({vi_q[VW-1 -: LW], ap_local}), .in_valid(ap_issue && !(ak_state_valid && !as_valid)), .in_ready(as_ready),
     .out_data(as_out), .out_valid(as_valid), .out_ready(ak_state_valid), .count(as_count)

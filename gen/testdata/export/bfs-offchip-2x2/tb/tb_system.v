@@ -10,7 +10,7 @@
 
 module tb_system;
 
-localparam UW = 12;
+localparam IW = 11; // link item
 localparam WATCHDOG = 130260;
 localparam EXPECTED_MESSAGES = 146;
 
@@ -18,7 +18,7 @@ reg clk = 1'b0;
 reg rst = 1'b1;
 always #2 clk = ~clk;
 
-wire [1*UW-1:0] rx_data0, tx_data0;
+wire [1*IW-1:0] rx_data0, tx_data0;
 wire [1-1:0] rx_valid0, rx_ready0, tx_valid0, tx_ready0;
 wire done0;
 wire [31:0] messages0;
@@ -42,7 +42,7 @@ fpga0_top fpga0 (
     .done(done0), .messages(messages0)
 );
 
-wire [1*UW-1:0] rx_data1, tx_data1;
+wire [1*IW-1:0] rx_data1, tx_data1;
 wire [1-1:0] rx_valid1, rx_ready1, tx_valid1, tx_ready1;
 wire done1;
 wire [31:0] messages1;
@@ -65,15 +65,15 @@ fpga1_top fpga1 (
     .mem_resp_valid(mem_resp_valid1), .mem_resp_ready(mem_resp_ready1), .mem_resp_data(mem_resp_data1),
     .done(done1), .messages(messages1)
 );
-gravf_link_model #(.WIDTH(UW), .LATENCY(188)) link_0_1 (
+gravf_link_model #(.WIDTH(IW), .LATENCY(188)) link_0_1 (
     .clk(clk), .rst(rst),
-    .in_data(tx_data0[0*UW +: UW]), .in_valid(tx_valid0[0]), .in_ready(tx_ready0[0]),
-    .out_data(rx_data1[0*UW +: UW]), .out_valid(rx_valid1[0]), .out_ready(rx_ready1[0])
+    .in_data(tx_data0[0*IW +: IW]), .in_valid(tx_valid0[0]), .in_ready(tx_ready0[0]),
+    .out_data(rx_data1[0*IW +: IW]), .out_valid(rx_valid1[0]), .out_ready(rx_ready1[0])
 );
-gravf_link_model #(.WIDTH(UW), .LATENCY(188)) link_1_0 (
+gravf_link_model #(.WIDTH(IW), .LATENCY(188)) link_1_0 (
     .clk(clk), .rst(rst),
-    .in_data(tx_data1[0*UW +: UW]), .in_valid(tx_valid1[0]), .in_ready(tx_ready1[0]),
-    .out_data(rx_data0[0*UW +: UW]), .out_valid(rx_valid0[0]), .out_ready(rx_ready0[0])
+    .in_data(tx_data1[0*IW +: IW]), .in_valid(tx_valid1[0]), .in_ready(tx_ready1[0]),
+    .out_data(rx_data0[0*IW +: IW]), .out_valid(rx_valid0[0]), .out_ready(rx_ready0[0])
 );
 
 wire all_done = done0 && done1;

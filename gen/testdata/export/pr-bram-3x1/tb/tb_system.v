@@ -10,7 +10,7 @@
 
 module tb_system;
 
-localparam UW = 43;
+localparam IW = 41; // link item
 localparam WATCHDOG = 256280;
 localparam EXPECTED_MESSAGES = 1740;
 
@@ -18,7 +18,7 @@ reg clk = 1'b0;
 reg rst = 1'b1;
 always #2 clk = ~clk;
 
-wire [2*UW-1:0] rx_data0, tx_data0;
+wire [2*IW-1:0] rx_data0, tx_data0;
 wire [2-1:0] rx_valid0, rx_ready0, tx_valid0, tx_ready0;
 wire done0;
 wire [31:0] messages0;
@@ -29,7 +29,7 @@ fpga0_top fpga0 (
     .done(done0), .messages(messages0)
 );
 
-wire [2*UW-1:0] rx_data1, tx_data1;
+wire [2*IW-1:0] rx_data1, tx_data1;
 wire [2-1:0] rx_valid1, rx_ready1, tx_valid1, tx_ready1;
 wire done1;
 wire [31:0] messages1;
@@ -40,7 +40,7 @@ fpga1_top fpga1 (
     .done(done1), .messages(messages1)
 );
 
-wire [2*UW-1:0] rx_data2, tx_data2;
+wire [2*IW-1:0] rx_data2, tx_data2;
 wire [2-1:0] rx_valid2, rx_ready2, tx_valid2, tx_ready2;
 wire done2;
 wire [31:0] messages2;
@@ -50,35 +50,35 @@ fpga2_top fpga2 (
     .tx_data(tx_data2), .tx_valid(tx_valid2), .tx_ready(tx_ready2),
     .done(done2), .messages(messages2)
 );
-gravf_link_model #(.WIDTH(UW), .LATENCY(188)) link_0_1 (
+gravf_link_model #(.WIDTH(IW), .LATENCY(188)) link_0_1 (
     .clk(clk), .rst(rst),
-    .in_data(tx_data0[0*UW +: UW]), .in_valid(tx_valid0[0]), .in_ready(tx_ready0[0]),
-    .out_data(rx_data1[0*UW +: UW]), .out_valid(rx_valid1[0]), .out_ready(rx_ready1[0])
+    .in_data(tx_data0[0*IW +: IW]), .in_valid(tx_valid0[0]), .in_ready(tx_ready0[0]),
+    .out_data(rx_data1[0*IW +: IW]), .out_valid(rx_valid1[0]), .out_ready(rx_ready1[0])
 );
-gravf_link_model #(.WIDTH(UW), .LATENCY(188)) link_0_2 (
+gravf_link_model #(.WIDTH(IW), .LATENCY(188)) link_0_2 (
     .clk(clk), .rst(rst),
-    .in_data(tx_data0[1*UW +: UW]), .in_valid(tx_valid0[1]), .in_ready(tx_ready0[1]),
-    .out_data(rx_data2[0*UW +: UW]), .out_valid(rx_valid2[0]), .out_ready(rx_ready2[0])
+    .in_data(tx_data0[1*IW +: IW]), .in_valid(tx_valid0[1]), .in_ready(tx_ready0[1]),
+    .out_data(rx_data2[0*IW +: IW]), .out_valid(rx_valid2[0]), .out_ready(rx_ready2[0])
 );
-gravf_link_model #(.WIDTH(UW), .LATENCY(188)) link_1_0 (
+gravf_link_model #(.WIDTH(IW), .LATENCY(188)) link_1_0 (
     .clk(clk), .rst(rst),
-    .in_data(tx_data1[0*UW +: UW]), .in_valid(tx_valid1[0]), .in_ready(tx_ready1[0]),
-    .out_data(rx_data0[0*UW +: UW]), .out_valid(rx_valid0[0]), .out_ready(rx_ready0[0])
+    .in_data(tx_data1[0*IW +: IW]), .in_valid(tx_valid1[0]), .in_ready(tx_ready1[0]),
+    .out_data(rx_data0[0*IW +: IW]), .out_valid(rx_valid0[0]), .out_ready(rx_ready0[0])
 );
-gravf_link_model #(.WIDTH(UW), .LATENCY(188)) link_1_2 (
+gravf_link_model #(.WIDTH(IW), .LATENCY(188)) link_1_2 (
     .clk(clk), .rst(rst),
-    .in_data(tx_data1[1*UW +: UW]), .in_valid(tx_valid1[1]), .in_ready(tx_ready1[1]),
-    .out_data(rx_data2[1*UW +: UW]), .out_valid(rx_valid2[1]), .out_ready(rx_ready2[1])
+    .in_data(tx_data1[1*IW +: IW]), .in_valid(tx_valid1[1]), .in_ready(tx_ready1[1]),
+    .out_data(rx_data2[1*IW +: IW]), .out_valid(rx_valid2[1]), .out_ready(rx_ready2[1])
 );
-gravf_link_model #(.WIDTH(UW), .LATENCY(188)) link_2_0 (
+gravf_link_model #(.WIDTH(IW), .LATENCY(188)) link_2_0 (
     .clk(clk), .rst(rst),
-    .in_data(tx_data2[0*UW +: UW]), .in_valid(tx_valid2[0]), .in_ready(tx_ready2[0]),
-    .out_data(rx_data0[1*UW +: UW]), .out_valid(rx_valid0[1]), .out_ready(rx_ready0[1])
+    .in_data(tx_data2[0*IW +: IW]), .in_valid(tx_valid2[0]), .in_ready(tx_ready2[0]),
+    .out_data(rx_data0[1*IW +: IW]), .out_valid(rx_valid0[1]), .out_ready(rx_ready0[1])
 );
-gravf_link_model #(.WIDTH(UW), .LATENCY(188)) link_2_1 (
+gravf_link_model #(.WIDTH(IW), .LATENCY(188)) link_2_1 (
     .clk(clk), .rst(rst),
-    .in_data(tx_data2[1*UW +: UW]), .in_valid(tx_valid2[1]), .in_ready(tx_ready2[1]),
-    .out_data(rx_data1[1*UW +: UW]), .out_valid(rx_valid1[1]), .out_ready(rx_ready1[1])
+    .in_data(tx_data2[1*IW +: IW]), .in_valid(tx_valid2[1]), .in_ready(tx_ready2[1]),
+    .out_data(rx_data1[1*IW +: IW]), .out_valid(rx_valid1[1]), .out_ready(rx_ready1[1])
 );
 
 wire all_done = done0 && done1 && done2;

@@ -10,7 +10,7 @@
 
 module tb_system;
 
-localparam UW = 42;
+localparam IW = 41; // link item
 localparam WATCHDOG = 154790;
 localparam EXPECTED_MESSAGES = 79;
 
@@ -18,7 +18,7 @@ reg clk = 1'b0;
 reg rst = 1'b1;
 always #2 clk = ~clk;
 
-wire [1*UW-1:0] rx_data0, tx_data0;
+wire [1*IW-1:0] rx_data0, tx_data0;
 wire [1-1:0] rx_valid0, rx_ready0, tx_valid0, tx_ready0;
 wire done0;
 wire [31:0] messages0;
@@ -29,7 +29,7 @@ fpga0_top fpga0 (
     .done(done0), .messages(messages0)
 );
 assign rx_valid0 = 1'b0;
-assign rx_data0 = {UW{1'b0}};
+assign rx_data0 = {IW{1'b0}};
 assign tx_ready0 = 1'b1;
 
 wire all_done = done0;

@@ -1,8 +1,9 @@
-package kernel_test
+package arch_test
 
 import (
 	"testing"
 
+	"github.com/gravf-tui/gravf-tui/arch"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/samples"
 )
@@ -12,9 +13,10 @@ func TestLatency(t *testing.T) {
 		kernel                 string
 		gather, apply, scatter int
 	}{
+		// The message is the update: scatter is a copy, without a register.
 		{"wcc", 1, 1, 0},
-		// pr apply: (1-d)/V + d*sum = fmul(3) + fadd(4), folded constants.
-		{"pr", 1 + kernel.LatencyFAdd, 1 + kernel.LatencyFMul + kernel.LatencyFAdd, 1 + kernel.LatencyFCvt + kernel.LatencyFDiv},
+		// pr apply: (1-d)/V + d*sum = fmul then fadd, folded constants.
+		{"pr", 1 + arch.LatencyFAdd, 1 + arch.LatencyFMul + arch.LatencyFAdd, 1 + arch.LatencyFCvt + arch.LatencyFDiv},
 		{"sssp", 1, 1, 1},
 	}
 	for _, tc := range tests {
@@ -27,7 +29,7 @@ func TestLatency(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := k.Checked
-		if g, a, sc := c.Gather.Latency(), c.Apply.Latency(), c.Scatter.Latency(); g != tc.gather || a != tc.apply || sc != tc.scatter {
+		if g, a, sc := arch.Latency(c.Gather), arch.Latency(c.Apply), arch.Latency(c.Scatter); g != tc.gather || a != tc.apply || sc != tc.scatter {
 			t.Errorf("%s: latencies gather %d apply %d scatter %d, want %d %d %d", tc.kernel, g, a, sc, tc.gather, tc.apply, tc.scatter)
 		}
 	}
