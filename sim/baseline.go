@@ -65,10 +65,10 @@ func newBaseline(s *Setup, p Params) *baseline {
 			id := f*s.PEs + l
 			mem := s.partition.Members[id]
 			q := &bpe{applyUnit: applyUnit{id: id, fpga: f, members: mem, uq: newRing[item](len(mem) + 2)},
-				in: newRing[item](p.InFIFODepth), outstanding: newRing[resp](p.InFlight + 2), bcCompleted: -1, bcHalt: true,
+				in: newRing[item](InFIFODepth), outstanding: newRing[resp](p.InFlight + 2), bcCompleted: -1, bcHalt: true,
 				hazardSlot: make([]int64, b.hazard.slots(len(mem))), lastAny: math.MinInt32, barrierTo: -1}
 			for o := 0; o < s.PEs+s.FPGAs; o++ {
-				q.voq = append(q.voq, newRing[item](p.MsgFIFODepth+p.ScatterLatency))
+				q.voq = append(q.voq, newRing[item](MsgFIFODepth+p.ScatterLatency))
 			}
 			b.pes = append(b.pes, q)
 			b.units = append(b.units, &q.applyUnit)

@@ -65,9 +65,9 @@ func (c *core) makeLinks(cost float64, perPE int) {
 			if a == b {
 				continue
 			}
-			l := &link{from: a, to: b, tx: newRing[item](c.p.LinkTxFIFODepth), inflight: newRing[item](64), rx: newRing[item](c.p.LinkRxFIFODepth)}
+			l := &link{from: a, to: b, tx: newRing[item](LinkTxFIFODepth), inflight: newRing[item](64), rx: newRing[item](LinkRxFIFODepth)}
 			// Credit covers the receive FIFO plus the link's round trip.
-			l.rxCap = c.p.LinkRxFIFODepth + int(math.Ceil(2*float64(c.p.LinkLatency)*c.p.PairWordsPerCycle/max(cost, 1e-9)))
+			l.rxCap = LinkRxFIFODepth + int(math.Ceil(2*float64(c.p.LinkLatency)*c.p.PairWordsPerCycle/max(cost, 1e-9)))
 			for i := 0; i < perPE; i++ {
 				l.perPE = append(l.perPE, newRing[item](l.rxCap))
 			}

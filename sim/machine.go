@@ -170,14 +170,14 @@ func newMachine(s *Setup, p Params) *machine {
 		m.filter = graph.NewFilter(s.Graph, s.partition)
 	}
 	m.nm = len(s.Kernel.Checked.MessageT)
-	paySlots := p.MsgFIFODepth + p.ScatterLatency + 1
+	paySlots := MsgFIFODepth + p.ScatterLatency + 1
 	for f := 0; f < s.FPGAs; f++ {
 		for l := 0; l < s.PEs; l++ {
 			id := f*s.PEs + l
 			members := s.partition.Members[id]
 			q := &pe{applyUnit: applyUnit{id: id, fpga: f, members: members, uq: newRing[item](len(members) + 2)},
-				in:          newRing[item](p.InFIFODepth),
-				msgs:        newRing[msg](p.MsgFIFODepth + p.ScatterLatency),
+				in:          newRing[item](InFIFODepth),
+				msgs:        newRing[msg](MsgFIFODepth + p.ScatterLatency),
 				outstanding: newRing[resp](p.InFlight + 2),
 				hazardSlot:  make([]int64, m.hazard.slots(len(members))),
 				bcCompleted: -1, bcHalt: true, lastEdge: math.MinInt32,

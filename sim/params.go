@@ -4,6 +4,15 @@ import (
 	"github.com/gravf-tui/gravf-tui/arch"
 )
 
+// FIFO depths of the design (the hardware contract's, package arch): a
+// PE's input and message FIFOs, and the send and receive FIFOs of a link.
+const (
+	InFIFODepth     = arch.InputFIFODepth
+	MsgFIFODepth    = arch.MessageFIFODepth
+	LinkTxFIFODepth = arch.LinkSendFIFODepth
+	LinkRxFIFODepth = arch.LinkReceiveFIFODepth
+)
+
 // Params are the physical parameters of one simulated system, all in
 // clock cycles and link or memory words: the hardware contract
 // (arch.Derive, from the board file and the kernel) in the simulator's
@@ -28,9 +37,6 @@ type Params struct {
 	EdgesPerWord     int
 	// Kernel pipeline latencies (arch.Latency).
 	GatherLatency, ApplyLatency, ScatterLatency int
-	// FIFO depths: a PE's input and message FIFOs, and the send and
-	// receive FIFOs of a link.
-	InFIFODepth, MsgFIFODepth, LinkTxFIFODepth, LinkRxFIFODepth int
 	// Hazard is the gather unit's hazard detector.
 	Hazard arch.Hazard
 }
@@ -55,10 +61,6 @@ func NewParams(d *arch.Design) Params {
 		GatherLatency:     d.Latency.Gather,
 		ApplyLatency:      d.Latency.Apply,
 		ScatterLatency:    d.Latency.Scatter,
-		InFIFODepth:       arch.InputFIFODepth,
-		MsgFIFODepth:      arch.MessageFIFODepth,
-		LinkTxFIFODepth:   arch.LinkSendFIFODepth,
-		LinkRxFIFODepth:   arch.LinkReceiveFIFODepth,
 		Hazard:            d.Hazard,
 	}
 }
@@ -82,12 +84,18 @@ const (
 )
 
 // hazard is the gather unit's hazard detector in the simulator's units:
-// for how many cycles after a message is read its slot, and the whole unit
-// before a barrier, stays closed, and how many slots a PE of n vertices
-// has (a slot is the local index modulo the slot count).
+// whether it compares vertices exactly, for how many cycles after a
+// message is read its slot, and the whole unit before a barrier, stays
+// closed, and how many slots a PE of n vertices has (a slot is the local
+// index modulo the slot count).
 type hazard struct {
+	exact bool
 	hold  int64
-	slots func(n int) int
+	h     arch.Hazard
 }
 
-func newHazard(p Params) hazard { return hazard{hold: int64(p.Hazard.Hold), slots: p.Hazard.Slots} }
+func newHazard(p Params) hazard {
+	return hazard{exact: p.Hazard.Exact, hold: int64(p.Hazard.Hold), h: p.Hazard}
+}
+
+func (h hazard) slots(n int) int { return h.h.Slots(n) }
