@@ -11,6 +11,11 @@ const (
 	MsgFIFODepth    = arch.MessageFIFODepth
 	LinkTxFIFODepth = arch.LinkSendFIFODepth
 	LinkRxFIFODepth = arch.LinkReceiveFIFODepth
+	// OrderFIFOExtra is what an off-chip PE's order FIFO holds beyond its
+	// requests in flight; UpdateQueueExtra what the update queue holds
+	// beyond one entry per local vertex.
+	OrderFIFOExtra   = arch.OrderFIFOExtra
+	UpdateQueueExtra = arch.UpdateQueueExtra
 )
 
 // Params are the physical parameters of one simulated system, all in
