@@ -131,7 +131,7 @@ func BenchmarkYosysPerPE(b *testing.B) {
 			b.Run(name+"/"+string(mem), func(b *testing.B) {
 				var pe Resources
 				for i := 0; i < b.N; i++ {
-					if _, pe, err = Estimate(context.Background(), s, name, brd.FPGA.Family); err != nil {
+					if _, pe, err = Estimate(context.Background(), s, brd.FPGA.Family); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -28,44 +28,70 @@ type probe struct {
 // off-chip figures.
 func contractProbes(s *System) []probe {
 	d, w := s.Design, s.Words
-	top, pe := "tb_system.fpga0", "tb_system.fpga0.pe0"
+	top, pe := "tb_system.fpga0.fpga", "tb_system.fpga0.fpga.pe[0].core"
+	sc := pe + ".bram.scatter"
+	if s.OffChip() {
+		sc = pe + ".offchip.scatter"
+	}
+	exact := 0
+	if d.Hazard.Exact {
+		exact = 1
+	}
 	ps := []probe{
 		{top + ".UW", d.Item.Width()},
 		{top + ".IW", d.LinkItem.Width()},
+		{top + ".LW", d.MaskBits()},
 		{pe + ".UW", d.Item.Width()},
-		{pe + ".LIW", d.LinkItem.Width()},
+		{pe + ".IW", d.LinkItem.Width()},
 		{pe + ".LW", d.MaskBits()},
 		{pe + ".VID", d.VertexIDBits},
-		{pe + ".ST", w.State.Width()},
+		{pe + ".UPW", d.PayloadBits()},
+		{pe + ".MPW", max(d.Message.Width(), 1)},
+		{pe + ".STW", w.State.Width()},
+		{pe + ".ED", d.EdgeData.Width()},
 		{pe + ".LA", w.LocalBits},
-		{pe + ".IW", w.Index.Width()},
 		{pe + ".VW", w.VertexInfo.Width()},
+		{pe + ".SSW", arch.SuperstepBits},
+		{pe + ".DW", arch.DegreeBits},
+		{pe + ".CW", arch.CounterBits},
+		{pe + ".NLOCAL", len(s.Part.Members[0])},
 		{pe + ".input_fifo.DEPTH", arch.InputFIFODepth},
 		{pe + ".input_fifo.WIDTH", d.LinkItem.Width()},
 		{pe + ".kernel_input_fifo.DEPTH", arch.KernelInputFIFODepth},
-		{pe + ".KIN_ROOM", arch.KernelInputFIFODepth - arch.KernelInputSlack},
+		{pe + ".KIN_SLACK", arch.KernelInputSlack},
 		{pe + ".message_fifo.DEPTH", arch.MessageFIFODepth},
+		{pe + ".side_fifo.DEPTH", arch.SideFIFODepth},
 		{pe + ".gather_side.DEPTH", arch.SideFIFODepth},
 		{pe + ".apply_side.DEPTH", arch.SideFIFODepth},
 		{pe + ".update_queue.DEPTH", len(s.Part.Members[0]) + arch.UpdateQueueExtra},
 		{pe + ".update_queue.WIDTH", d.Item.Width()},
-		{pe + ".index_ram.WIDTH", w.Index.Width()},
 		{pe + ".state_ram.WIDTH", w.State.Width()},
 		{pe + ".vertex_ram.WIDTH", w.VertexInfo.Width()},
+		{pe + ".hazard_detector.EXACT", exact},
+		{pe + ".hazard_detector.GL", d.Latency.Gather},
+		{pe + ".hazard_detector.SLOTS", arch.HazardSlots},
+		{pe + ".gather_kernel.STW", w.State.Width()},
+		{pe + ".apply_kernel.UPW", d.PayloadBits()},
+		{pe + ".scatter_kernel.EDW", max(d.EdgeData.Width(), 1)},
+		{sc + ".IW", w.Index.Width()},
+		{sc + ".index_ram.WIDTH", w.Index.Width()},
+		{sc + ".barrier_counter.NPE", d.FPGAs * d.PEs},
 	}
 	if d.FPGAs > 1 {
-		ps = append(ps, probe{top + ".link[0].rx_fifo.DEPTH", arch.LinkReceiveFIFODepth}, probe{top + ".link[0].tx_fifo.DEPTH", arch.LinkSendFIFODepth},
-			probe{top + ".link[0].tx_fifo.WIDTH", d.LinkItem.Width()}, probe{"tb_system.IW", d.LinkItem.Width()})
+		link := top + ".links.link[0]"
+		ps = append(ps, probe{link + ".rx_fifo.DEPTH", arch.LinkReceiveFIFODepth}, probe{link + ".tx_fifo.DEPTH", arch.LinkSendFIFODepth},
+			probe{link + ".tx_fifo.WIDTH", d.LinkItem.Width()}, probe{"tb_system.IW", d.LinkItem.Width()},
+			probe{"tb_system.link_0_1.LATENCY", d.Link.LatencyCycles})
 	}
 	if s.OffChip() {
 		m := d.EdgeMemory
-		ps = append(ps, probe{pe + ".WORD", m.WordBits}, probe{pe + ".SLOT", m.SlotBits}, probe{pe + ".EPW", m.EdgesPerWord},
-			probe{pe + ".INFLIGHT", m.InFlight}, probe{pe + ".MA", w.MemAddrBits}, probe{pe + ".EA", w.ListLenBits},
-			probe{pe + ".SW", w.Slot.Width()}, probe{pe + ".order_fifo.DEPTH", m.InFlight + arch.OrderFIFOExtra},
-			probe{pe + ".id_ram.WIDTH", w.ID.Width()},
-			probe{"tb_system.mem0.LATENCY", m.LatencyCycles}, probe{"tb_system.mem0.WORD", m.WordBits})
+		ps = append(ps, probe{sc + ".WORD", m.WordBits}, probe{sc + ".SLOT", m.SlotBits}, probe{sc + ".EPW", m.EdgesPerWord},
+			probe{sc + ".INFLIGHT", m.InFlight}, probe{sc + ".MA", w.MemAddrBits}, probe{sc + ".EA", w.ListLenBits},
+			probe{sc + ".SW", w.Slot.Width()}, probe{sc + ".order_fifo.DEPTH", m.InFlight + arch.OrderFIFOExtra},
+			probe{sc + ".id_ram.WIDTH", w.ID.Width()},
+			probe{"tb_system.mem0.LATENCY", m.LatencyCycles}, probe{"tb_system.mem0.WORD", m.WordBits}, probe{"tb_system.mem0.INFLIGHT", m.InFlight})
 	} else {
-		ps = append(ps, probe{pe + ".EW", w.Edge.Width()}, probe{pe + ".EA", w.EdgeAddrBits}, probe{pe + ".edge_ram.WIDTH", w.Edge.Width()})
+		ps = append(ps, probe{sc + ".EW", w.Edge.Width()}, probe{sc + ".EA", w.EdgeAddrBits}, probe{sc + ".edge_ram.WIDTH", w.Edge.Width()})
 	}
 	return ps
 }

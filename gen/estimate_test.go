@@ -61,7 +61,7 @@ func TestEstimate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fpga, pe, err := Estimate(context.Background(), s, "bfs", "xcu")
+	fpga, pe, err := Estimate(context.Background(), s, "xcu")
 	if err != nil {
 		t.Fatal(err)
 	}

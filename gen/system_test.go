@@ -130,8 +130,10 @@ func TestSystemIcarus(t *testing.T) {
 	}
 }
 
-// TestSystemLint runs verilator -Wall on every FPGA top of generated
-// systems (one FPGA and several; generated and hand-written kernels).
+// TestSystemLint runs verilator -Wall on fpga_top for every FPGA of
+// generated systems (one FPGA and several; generated and hand-written
+// kernels; edges in block RAM and off-chip): it lints the hand-written PE
+// and FPGA in all their variants, and every generated module.
 func TestSystemLint(t *testing.T) {
 	verilator := testenv.NeedTool(t, "verilator")
 	offChip := memory(128, 32, 20, 16, 2)
@@ -156,11 +158,11 @@ func TestSystemLint(t *testing.T) {
 		}
 		dir := writeSystem(t, s)
 		for f := 0; f < c.nF; f++ {
-			args := append([]string{"--lint-only", "-Wall", "--top-module", fmt.Sprintf("fpga%d_top", f)}, s.RTLFiles()...)
+			args := append([]string{"--lint-only", "-Wall", "--top-module", "fpga_top", fmt.Sprintf("-GFPGA=%d", f)}, s.RTLFiles()...)
 			cmd := exec.Command(verilator, args...)
 			cmd.Dir = dir
 			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Errorf("%s, %d FPGAs, off-chip %v, fpga%d_top: verilator -Wall:\n%s", c.kernel, c.nF, c.mem != nil, f, out)
+				t.Errorf("%s, %d FPGAs, off-chip %v, fpga_top FPGA=%d: verilator -Wall:\n%s", c.kernel, c.nF, c.mem != nil, f, out)
 			}
 		}
 	}
