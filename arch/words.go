@@ -56,6 +56,7 @@ type Words struct {
 	ID Layout
 
 	memory EdgeMemory
+	vid    int
 }
 
 // Words returns the layouts of the PEs' memory words for a system of the
@@ -63,7 +64,7 @@ type Words struct {
 func (d *Design) Words(e Extent) Words {
 	vid := d.VertexIDBits
 	w := Words{LocalBits: kernel.BitsFor(uint64(max(e.MaxLocal, 2) - 1)), EdgeAddrBits: kernel.BitsFor(uint64(max(e.MaxEdges, 1))),
-		State: d.State}
+		State: d.State, vid: vid}
 	start, length := w.EdgeAddrBits, w.EdgeAddrBits
 	if d.Mem == OffChip {
 		m := d.EdgeMemory
@@ -81,6 +82,19 @@ func (d *Design) Words(e Extent) Words {
 	w.Index = Layout{Name: "edge-index entry", Fields: []Field{{"start", start}, {"length", length}, {"degree", DegreeBits}}}
 	w.VertexInfo = Layout{Name: "vertex-info word", Fields: []Field{{"mask", d.MaskBits()}, {"global", vid}, {"degree", DegreeBits}}}
 	return w
+}
+
+// TablePort returns the widths of a PE's table port (gravf_pe's LDA_NEED
+// and LDW_NEED, with LOAD = 1): the widest table index (the edge index has
+// an entry per vertex of the graph, block-RAM edges one per edge, the
+// other tables one per local vertex) and the widest table word.
+func (w Words) TablePort() (addrBits, dataBits int) {
+	addrBits = max(w.vid, w.LocalBits)
+	edges := w.ID
+	if len(w.Edge.Fields) > 0 { // block RAM
+		addrBits, edges = max(addrBits, w.EdgeAddrBits), w.Edge
+	}
+	return addrBits, max(w.Index.Width(), edges.Width(), w.VertexInfo.Width(), w.State.Width())
 }
 
 // CheckSlot reports a slot layout that does not fit the memory's slots.

@@ -45,6 +45,10 @@ type System struct {
 	// Memories are the off-chip edge memories' contents, one per FPGA
 	// (off-chip designs).
 	Memories []EdgeMemory
+	// Images are the PEs' tables, by global PE (off-chip: the edge index's
+	// starts are word addresses in the FPGA's edge memory), for tops that
+	// load them from elsewhere than the images (see PEParams).
+	Images []PEImages
 }
 
 // OffChip reports whether the design keeps its edges in off-chip memory.
@@ -120,7 +124,7 @@ func GenerateSystem(ctx context.Context, o SystemOptions) (*System, error) {
 	if err != nil {
 		return nil, err
 	}
-	sys := &System{Files: map[string]string{}, Expected: ref, Part: part, Design: d}
+	sys := &System{Files: map[string]string{}, Expected: ref, Part: part, Design: d, Images: ims}
 	if sys.OffChip() {
 		if sys.Memories, ext.MaxWords, err = LayOutOffChip(ims, d.PEs, d.EdgeMemory); err != nil {
 			return nil, err

@@ -165,5 +165,18 @@ func TestSystemLint(t *testing.T) {
 				t.Errorf("%s, %d FPGAs, off-chip %v, fpga_top FPGA=%d: verilator -Wall:\n%s", c.kernel, c.nF, c.mem != nil, f, out)
 			}
 		}
+		// The PE with its table port (the Vitis kernel's), at the widths
+		// the contract gives it.
+		args := []string{"--lint-only", "-Wall", "--top-module", "gravf_pe"}
+		for _, p := range s.PEParams(c.nF*2-1, true) {
+			args = append(args, fmt.Sprintf("-G%s=%s", p.Name, p.Value))
+		}
+		la, lw := s.Words.TablePort()
+		args = append(args, fmt.Sprintf("-GLDA=%d", la), fmt.Sprintf("-GLDW=%d", lw))
+		cmd := exec.Command(verilator, append(args, s.RTLFiles()...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%s, %d FPGAs, off-chip %v, gravf_pe LOAD=1: verilator -Wall:\n%s", c.kernel, c.nF, c.mem != nil, out)
+		}
 	}
 }

@@ -81,6 +81,38 @@ func topParams(s *System, ims []PEImages) []vparam {
 	return append(ps, vparam{"MEM_DIR", `"mem"`, "folder of the memory images"})
 }
 
+// Param is a parameter value of an instance of a hand-written module.
+type Param struct{ Name, Value, Doc string }
+
+// PEParams are the parameter values of gravf_pe for global PE g of the
+// design, as gravf_fpga passes them, for a top that instantiates the PEs
+// itself (the Vitis kernel): with load, LOAD = 1 and no images (the
+// tables come through the table port, whose widths are the PE's LDA_NEED
+// and LDW_NEED: Words.TablePort), else the images of mem/.
+func (s *System) PEParams(g int, load bool) []Param {
+	skip := map[string]bool{"FPGA": true, "NF": true, "NP": true, "RX_DEPTH": true, "TX_DEPTH": true, "MEM_DIR": true, "NLOCAL": true, "NEDGES": true}
+	d := s.Design
+	im := &s.Images[g]
+	out := []Param{{"PE_ID", strconv.Itoa(g), "global PE number"}, {"NPE", strconv.Itoa(d.FPGAs * d.PEs), "PEs in the system"},
+		{"LW", strconv.Itoa(d.MaskBits()), "mask bits"}, {"NLOCAL", strconv.Itoa(max(len(im.Vertices), 1)), "vertices of this PE"}}
+	if !s.OffChip() {
+		out = append(out, Param{"NEDGES", strconv.Itoa(max(len(im.Edges), 1)), "edges of this PE"})
+	}
+	for _, p := range topParams(s, s.Images) {
+		if !skip[p.name] {
+			out = append(out, Param{p.name, p.value, p.doc})
+		}
+	}
+	if load {
+		return append(out, Param{"LOAD", "1", "tables through the table port"})
+	}
+	npe := d.FPGAs * d.PEs
+	for _, f := range []struct{ param, kind string }{{"INDEX_FILE", "index"}, {"EDGE_FILE", "edges"}, {"ID_FILE", "ids"}, {"VERTEX_FILE", "vertices"}, {"STATE_FILE", "state"}} {
+		out = append(out, Param{f.param, strconv.Quote(peFile("mem", g, npe, f.kind)), ""})
+	}
+	return out
+}
+
 func layoutDoc(l arch.Layout) string {
 	if len(l.Fields) == 0 {
 		return "no fields (one padding bit)"

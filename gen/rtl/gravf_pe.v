@@ -29,6 +29,16 @@
 // With OFFCHIP = 1 the edges live in off-chip memory, read through the
 // edge memory port (see gravf_scatter_offchip); with OFFCHIP = 0 the port
 // is unused (mem_req_valid and mem_resp_ready stay low).
+//
+// Table port (LOAD = 1, for a kernel whose tables come from host buffers,
+// such as a Vitis kernel): while rst is high a loader writes the PE's
+// tables, one word per cycle (ld_valid; ld_table 0 the edge index, 1 the
+// edges, or the id table off-chip, 2 the vertex info, 3 the vertex state;
+// ld_addr the entry; ld_data the word in its low bits, as the $readmemh
+// images hold it). Once done is high it reads the vertex states back:
+// rb_valid reads local vertex rb_addr, whose state shows on rb_data in the
+// next cycle. With LOAD = 0 the port is unused and the tables start from
+// the images.
 `default_nettype none
 
 module gravf_pe #(
@@ -65,6 +75,9 @@ module gravf_pe #(
     parameter SIDE_DEPTH     = 16,    // FIFOs beside the kernels
     parameter ORDER_EXTRA    = 2,     // off-chip: order-FIFO entries beyond INFLIGHT
     parameter QUEUE_EXTRA    = 2,     // update-queue entries beyond one per local vertex
+    // Tables: from $readmemh images (LOAD = 0) or written through the
+    // table port (LOAD = 1).
+    parameter LOAD           = 0,
     // $readmemh images.
     parameter INDEX_FILE     = "",    // edge index: every vertex of the graph
     parameter EDGE_FILE      = "",    // block RAM: the edges
@@ -78,7 +91,17 @@ module gravf_pe #(
     // Derived.
     parameter BW             = VID + UPW,   // item body: sender and payload
     parameter UW             = 4 + LW + BW, // item bits to the crossbar
-    parameter IW             = 4 + BW       // link item bits from the crossbar
+    parameter IW             = 4 + BW,      // link item bits from the crossbar
+    parameter IXW            = (OFFCHIP == 1) ? MA + EA + DW : 2 * EA + DW, // edge-index word
+    parameter EGW            = (OFFCHIP == 1) ? VID : VID + LA + ED,        // edge word, or id-table word off-chip
+    parameter VW             = LW + VID + DW,                               // vertex-info word: mask, global id, degree
+    parameter LDA0           = (OFFCHIP == 1) ? LA : ((EA > LA) ? EA : LA),
+    parameter LDA_NEED       = (VID > LDA0) ? VID : LDA0,                   // the widest table index ...
+    parameter LDW0           = (IXW > EGW) ? IXW : EGW,
+    parameter LDW1           = (VW > STW) ? VW : STW,
+    parameter LDW_NEED       = (LDW0 > LDW1) ? LDW0 : LDW1,                 // ... and the widest table word
+    parameter LDA            = LDA_NEED,    // bits of ld_addr: at least LDA_NEED with LOAD = 1 (any with 0)
+    parameter LDW            = LDW_NEED     // bits of ld_data: at least LDW_NEED with LOAD = 1
 ) (
     input  wire            clk,
     input  wire            rst,
@@ -97,12 +120,19 @@ module gravf_pe #(
     output wire [MA-1:0]   mem_req_addr,  // word address
     input  wire            mem_resp_valid,
     output wire            mem_resp_ready,
-    input  wire [WORD-1:0] mem_resp_data
+    input  wire [WORD-1:0] mem_resp_data,
+    // Table port (LOAD = 1).
+    input  wire            ld_valid,
+    input  wire [1:0]      ld_table,
+    input  wire [LDA-1:0]  ld_addr,
+    input  wire [LDW-1:0]  ld_data,
+    input  wire            rb_valid,
+    input  wire [LA-1:0]   rb_addr,
+    output wire [STW-1:0]  rb_data
 );
 
 localparam EDW = (ED > 0) ? ED : 1;         // bits of the edge data bus
 localparam [LA:0] LOCALS = NLOCAL[LA:0];    // NLOCAL at the apply counter's width
-localparam VW  = LW + VID + DW;             // vertex-info word: mask, global id, degree
 
 generate
     if (OFFCHIP != 0 && OFFCHIP != 1) begin : check_offchip
@@ -116,6 +146,40 @@ generate
     end
     if (KIN_SLACK < 1 || KIN_SLACK >= KIN_DEPTH) begin : check_kin
         gravf_pe_KIN_SLACK_must_be_between_1_and_KIN_DEPTH error ();
+    end
+    if (LOAD != 0 && LOAD != 1) begin : check_load
+        gravf_pe_LOAD_must_be_0_or_1 error ();
+    end
+endgenerate
+
+// ---------------------------------------------------------------- table port
+// tw_*: the table writes, one enable per table, all low with LOAD = 0.
+wire            tw_index, tw_edges, tw_vertex, tw_state;
+wire [LDA_NEED-1:0] tw_addr;
+wire [LDW_NEED-1:0] tw_data;
+generate
+    if (LOAD == 1) begin : table_port
+        if (LDA < LDA_NEED || LDW < LDW_NEED) begin : check_widths
+            gravf_pe_LDA_and_LDW_must_hold_every_table error ();
+        end
+        assign tw_index  = ld_valid && ld_table == 2'd0;
+        assign tw_edges  = ld_valid && ld_table == 2'd1;
+        assign tw_vertex = ld_valid && ld_table == 2'd2;
+        assign tw_state  = ld_valid && ld_table == 2'd3;
+        assign tw_addr   = ld_addr[LDA_NEED-1:0];
+        assign tw_data   = ld_data[LDW_NEED-1:0];
+        if (LDA > LDA_NEED || LDW > LDW_NEED) begin : wide
+            /* verilator lint_off UNUSEDSIGNAL */ // a table port wider than the tables: the high bits are zero
+            wire unused_high = &{1'b0, ld_addr, ld_data};
+            /* verilator lint_on UNUSEDSIGNAL */
+        end
+    end else begin : images
+        assign {tw_index, tw_edges, tw_vertex, tw_state} = 4'd0;
+        assign tw_addr = {LDA_NEED{1'b0}};
+        assign tw_data = {LDW_NEED{1'b0}};
+        /* verilator lint_off UNUSEDSIGNAL */ // LOAD = 0: the tables start from their images; the table port is unused
+        wire unused_ld = &{1'b0, ld_valid, ld_table, ld_addr, ld_data, rb_valid, rb_addr};
+        /* verilator lint_on UNUSEDSIGNAL */
     end
 endgenerate
 
@@ -141,7 +205,8 @@ wire [UPW-1:0]  inf_payload = inf_data[UPW-1:0];
 // It writes the edges of every update, and each channel's last barrier
 // marker, into the kernel-input FIFO; it keeps KIN_SLACK entries free for
 // the reads it has in flight.
-localparam [$clog2(KIN_DEPTH):0] KIN_ROOM = KIN_DEPTH - KIN_SLACK; // entries below which an edge may be read
+localparam integer KIN_FREE = KIN_DEPTH - KIN_SLACK;
+localparam [$clog2(KIN_DEPTH):0] KIN_ROOM = KIN_FREE[$clog2(KIN_DEPTH):0]; // entries below which an edge may be read
 wire [$clog2(KIN_DEPTH):0] kin_count;
 wire            kin_room = kin_count < KIN_ROOM;
 wire            su_valid, su_barrier, su_halt;
@@ -165,7 +230,9 @@ generate
             .out_round(su_round), .out_sender(su_sender), .out_payload(su_payload), .out_degree(su_degree),
             .out_neighbor(su_neighbor), .out_local(su_local), .out_edge(su_edge), .passed(passed),
             .mem_req_valid(mem_req_valid), .mem_req_ready(mem_req_ready), .mem_req_addr(mem_req_addr),
-            .mem_resp_valid(mem_resp_valid), .mem_resp_ready(mem_resp_ready), .mem_resp_data(mem_resp_data)
+            .mem_resp_valid(mem_resp_valid), .mem_resp_ready(mem_resp_ready), .mem_resp_data(mem_resp_data),
+            .tw_index(tw_index), .tw_index_addr(tw_addr[VID-1:0]), .tw_index_data(tw_data[IXW-1:0]),
+            .tw_id(tw_edges), .tw_id_addr(tw_addr[LA-1:0]), .tw_id_data(tw_data[EGW-1:0])
         );
     end else begin : bram
         gravf_scatter_bram #(
@@ -177,7 +244,9 @@ generate
             .in_round(inf_round), .in_sender(inf_sender), .in_payload(inf_payload),
             .out_room(kin_room), .out_valid(su_valid), .out_barrier(su_barrier), .out_halt(su_halt),
             .out_round(su_round), .out_sender(su_sender), .out_payload(su_payload), .out_degree(su_degree),
-            .out_neighbor(su_neighbor), .out_local(su_local), .out_edge(su_edge), .passed(passed)
+            .out_neighbor(su_neighbor), .out_local(su_local), .out_edge(su_edge), .passed(passed),
+            .tw_index(tw_index), .tw_index_addr(tw_addr[VID-1:0]), .tw_index_data(tw_data[IXW-1:0]),
+            .tw_edge(tw_edges), .tw_edge_addr(tw_addr[EA-1:0]), .tw_edge_data(tw_data[EGW-1:0])
         );
         // No edge memory.
         assign mem_req_valid  = 1'b0;
@@ -281,10 +350,14 @@ wire [STW-1:0]  st_q;
 wire            st_wr;
 wire [LA-1:0]   st_wr_addr;
 wire [STW-1:0]  st_wr_data;
+// The table port writes the initial states while rst is high, when the
+// gather and apply units write nothing.
 gravf_ram #(.WIDTH(STW), .DEPTH(NLOCAL), .ABITS(LA), .INIT(STATE_FILE)) state_ram (
     .clk(clk), .rd_en(st_rd), .rd_addr(st_rd_addr), .rd_data(st_q),
-    .wr_en(st_wr), .wr_addr(st_wr_addr), .wr_data(st_wr_data)
+    .wr_en(st_wr || tw_state), .wr_addr(tw_state ? tw_addr[LA-1:0] : st_wr_addr),
+    .wr_data(tw_state ? tw_data[STW-1:0] : st_wr_data)
 );
+assign rb_data = st_q;
 // Write-first forwarding: a read that meets a write to the same address
 // returns the new word, so a vertex may be read again the cycle its
 // write-back happens.
@@ -300,7 +373,7 @@ reg             vi_rd;
 wire [VW-1:0]   vi_q;
 gravf_ram #(.WIDTH(VW), .DEPTH(NLOCAL), .ABITS(LA), .INIT(VERTEX_FILE)) vertex_ram (
     .clk(clk), .rd_en(vi_rd), .rd_addr(st_rd_addr), .rd_data(vi_q),
-    .wr_en(1'b0), .wr_addr({LA{1'b0}}), .wr_data({VW{1'b0}})
+    .wr_en(tw_vertex), .wr_addr(tw_addr[LA-1:0]), .wr_data(tw_data[VW-1:0])
 );
 
 // ------------------------------------------------------- gather and apply
@@ -340,6 +413,9 @@ always @* begin
         st_rd      = 1'b1;
         vi_rd      = 1'b1;
         st_rd_addr = apply_idx[LA-1:0];
+    end else if (LOAD == 1 && mode == M_DONE && rb_valid) begin
+        st_rd      = 1'b1; // the table port reads a final state
+        st_rd_addr = rb_addr;
     end
 end
 

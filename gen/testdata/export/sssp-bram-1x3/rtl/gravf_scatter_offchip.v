@@ -81,7 +81,16 @@ module gravf_scatter_offchip #(
     output wire [MA-1:0]   mem_req_addr,     // word address
     input  wire            mem_resp_valid,
     output wire            mem_resp_ready,
-    input  wire [WORD-1:0] mem_resp_data
+    input  wire [WORD-1:0] mem_resp_data,
+    // Table writes, while rst is high (gravf_pe with LOAD = 1; else low):
+    // an edge-index entry and an id-table entry, each word as its RAM
+    // holds it.
+    input  wire                  tw_index,
+    input  wire [VID-1:0]        tw_index_addr,
+    input  wire [MA+EA+DW-1:0]   tw_index_data,
+    input  wire                  tw_id,
+    input  wire [LA-1:0]         tw_id_addr,
+    input  wire [VID-1:0]        tw_id_data
 );
 
 localparam integer EPW = WORD / SLOT;  // edges per word
@@ -117,7 +126,7 @@ wire            idx_rd;
 wire [IW-1:0]   idx_q;
 gravf_ram #(.WIDTH(IW), .DEPTH(NVERTICES), .ABITS(VID), .INIT(INDEX_FILE)) index_ram (
     .clk(clk), .rd_en(idx_rd), .rd_addr(in_sender), .rd_data(idx_q),
-    .wr_en(1'b0), .wr_addr({VID{1'b0}}), .wr_data({IW{1'b0}})
+    .wr_en(tw_index), .wr_addr(tw_index_addr), .wr_data(tw_index_data)
 );
 wire [MA-1:0]   idx_start  = idx_q[IW-1 -: MA];
 wire [EA-1:0]   idx_len    = idx_q[IW-MA-1 -: EA];
@@ -281,7 +290,7 @@ end
 wire [VID-1:0]  id_q;
 gravf_ram #(.WIDTH(VID), .DEPTH(NLOCAL), .ABITS(LA), .INIT(ID_FILE)) id_ram (
     .clk(clk), .rd_en(up_emit), .rd_addr(ed_local), .rd_data(id_q),
-    .wr_en(1'b0), .wr_addr({LA{1'b0}}), .wr_data({VID{1'b0}})
+    .wr_en(tw_id), .wr_addr(tw_id_addr), .wr_data(tw_id_data)
 );
 reg             st_valid, st_barrier, st_halt;
 reg  [1:0]      st_round;

@@ -129,6 +129,9 @@ generate
         localparam integer NL = NLOCAL[32*G +: 32];   // its vertices
         localparam integer NE = NEDGES[32*G +: 32];   // its edges (block RAM)
         localparam [8*DIGITS-1:0] NUM = pe_number(G);
+        /* verilator lint_off UNUSEDSIGNAL */ // the tables start from their images: no table port
+        wire [STW-1:0] rb_data;
+        /* verilator lint_on UNUSEDSIGNAL */
         gravf_pe #(
             .PE_ID(G), .NPE(NPE), .LW(LW), .NVERTICES(NVERTICES), .NLOCAL(NL),
             .VID(VID), .UPW(UPW), .MPW(MPW), .STW(STW), .ED(ED),
@@ -136,6 +139,7 @@ generate
             .EXACT_HAZARD(EXACT_HAZARD), .GATHER_LATENCY(GATHER_LATENCY), .HAZARD_SLOTS(HAZARD_SLOTS),
             .IN_DEPTH(IN_DEPTH), .KIN_DEPTH(KIN_DEPTH), .KIN_SLACK(KIN_SLACK), .MSG_DEPTH(MSG_DEPTH), .SIDE_DEPTH(SIDE_DEPTH),
             .ORDER_EXTRA(ORDER_EXTRA), .QUEUE_EXTRA(QUEUE_EXTRA), .SSW(SSW), .DW(DW), .CW(CW),
+            .LOAD(0), .LDA(1), .LDW(1),
             .INDEX_FILE({MEM_DIR, "/pe", NUM, "_index.hex"}), .EDGE_FILE({MEM_DIR, "/pe", NUM, "_edges.hex"}),
             .ID_FILE({MEM_DIR, "/pe", NUM, "_ids.hex"}),
             .VERTEX_FILE({MEM_DIR, "/pe", NUM, "_vertices.hex"}), .STATE_FILE({MEM_DIR, "/pe", NUM, "_state.hex"})
@@ -145,7 +149,9 @@ generate
             .out_data(pe_out_data[l*UW +: UW]), .out_valid(pe_out_valid[l]), .out_ready(pe_out_ready[l]),
             .passed(pe_passed[l]), .done(pe_done[l]), .messages(pe_messages[l*CW +: CW]),
             .mem_req_valid(mem_req_valid[l]), .mem_req_ready(mem_req_ready[l]), .mem_req_addr(mem_req_addr[l*MA +: MA]),
-            .mem_resp_valid(mem_resp_valid[l]), .mem_resp_ready(mem_resp_ready[l]), .mem_resp_data(mem_resp_data[l*WORD +: WORD])
+            .mem_resp_valid(mem_resp_valid[l]), .mem_resp_ready(mem_resp_ready[l]), .mem_resp_data(mem_resp_data[l*WORD +: WORD]),
+            .ld_valid(1'b0), .ld_table(2'd0), .ld_addr(1'b0), .ld_data(1'b0),
+            .rb_valid(1'b0), .rb_addr({LA{1'b0}}), .rb_data(rb_data)
         );
     end
 endgenerate

@@ -65,7 +65,15 @@ module gravf_scatter_bram #(
     output reg  [VID-1:0]  out_neighbor, // the edge's destination: global id ...
     output reg  [LA-1:0]   out_local,    // ... and local index on this PE
     output reg  [EDW-1:0]  out_edge,     // the edge data
-    output wire            passed        // pulse: every barrier marker of a channel counted
+    output wire            passed,       // pulse: every barrier marker of a channel counted
+    // Table writes, while rst is high (gravf_pe with LOAD = 1; else low):
+    // an edge-index entry and an edge, each word as its RAM holds it.
+    input  wire                  tw_index,
+    input  wire [VID-1:0]        tw_index_addr,
+    input  wire [2*EA+DW-1:0]    tw_index_data,
+    input  wire                  tw_edge,
+    input  wire [EA-1:0]         tw_edge_addr,
+    input  wire [VID+LA+ED-1:0]  tw_edge_data
 );
 
 generate
@@ -85,7 +93,7 @@ reg             idx_rd;
 wire [IW-1:0]   idx_q;
 gravf_ram #(.WIDTH(IW), .DEPTH(NVERTICES), .ABITS(VID), .INIT(INDEX_FILE)) index_ram (
     .clk(clk), .rd_en(idx_rd), .rd_addr(in_sender), .rd_data(idx_q),
-    .wr_en(1'b0), .wr_addr({VID{1'b0}}), .wr_data({IW{1'b0}})
+    .wr_en(tw_index), .wr_addr(tw_index_addr), .wr_data(tw_index_data)
 );
 wire [EA-1:0]   idx_start  = idx_q[IW-1 -: EA];
 wire [EA-1:0]   idx_len    = idx_q[IW-EA-1 -: EA];
@@ -96,7 +104,7 @@ reg  [EA-1:0]   edge_rd_addr;
 wire [EW-1:0]   edge_q;
 gravf_ram #(.WIDTH(EW), .DEPTH(NEDGES), .ABITS(EA), .INIT(EDGE_FILE)) edge_ram (
     .clk(clk), .rd_en(edge_rd), .rd_addr(edge_rd_addr), .rd_data(edge_q),
-    .wr_en(1'b0), .wr_addr({EA{1'b0}}), .wr_data({EW{1'b0}})
+    .wr_en(tw_edge), .wr_addr(tw_edge_addr), .wr_data(tw_edge_data)
 );
 wire [EDW-1:0]  edge_data;
 generate
