@@ -30,6 +30,13 @@ type SystemOptions struct {
 	// Watchdog stops the testbench after this many cycles (0: 10 x the
 	// cycles the reference's messages could take on one PE, plus 10^5).
 	Watchdog int64
+	// Load generates the PEs of a kernel whose tables come from host
+	// buffers (a Vitis kernel): the system then holds the kernels, their
+	// adapters, the building blocks and the images (System.Images), but no
+	// fpga_top, testbench or image files: that kernel's own top and
+	// testbench replace them, instantiating gravf_pe with LOAD = 1
+	// (System.PEParams).
+	Load bool
 }
 
 // System is a generated design: files by path relative to the project.
@@ -136,8 +143,11 @@ func GenerateSystem(ctx context.Context, o SystemOptions) (*System, error) {
 			return nil, err
 		}
 	}
-	if err := sys.addRTL(k, ims); err != nil {
+	if err := sys.addRTL(k, ims, !o.Load); err != nil {
 		return nil, err
+	}
+	if o.Load {
+		return sys, nil
 	}
 	if err := sys.addImages(ims); err != nil {
 		return nil, err
@@ -156,8 +166,8 @@ func GenerateSystem(ctx context.Context, o SystemOptions) (*System, error) {
 
 // addRTL adds the synthesizable Verilog: the building blocks, the f32
 // library when a generated kernel uses it, the kernels (generated, or the
-// user's), their adapters and fpga_top.
-func (s *System) addRTL(k *kernel.Kernel, ims []PEImages) error {
+// user's), their adapters and, with top, fpga_top.
+func (s *System) addRTL(k *kernel.Kernel, ims []PEImages, top bool) error {
 	names, blocks := BuildingBlocks()
 	for _, n := range names {
 		s.Files["rtl/"+n] = blocks[n]
@@ -186,11 +196,14 @@ func (s *System) addRTL(k *kernel.Kernel, ims []PEImages) error {
 			s.Files["rtl/"+n] = src
 		}
 	}
-	top, err := fpgaTop(s, ims, name)
+	if !top {
+		return nil
+	}
+	v, err := fpgaTop(s, ims, name)
 	if err != nil {
 		return err
 	}
-	s.Files["rtl/fpga_top.v"] = top
+	s.Files["rtl/fpga_top.v"] = v
 	return nil
 }
 

@@ -148,24 +148,7 @@ func tbCheck(p *printer, s *System, k *kernel.Kernel) {
 	})
 	p.Linef("end")
 	p.NL()
-	p.Comment("f32 fields are compared within a relative tolerance: their sums follow", "message arrival order, which differs from the reference's.")
-	for _, l := range strings.Split(strings.TrimSpace(f32ToReal), "\n") {
-		p.Linef("%s", l)
-	}
-	p.NL()
-	p.Linef("function close_enough;")
-	p.Indent(func() {
-		p.Linef("input [%d:0] got;", st-1)
-		p.Linef("input [%d:0] want;", st-1)
-		p.Linef("real a, b, d;")
-		p.Linef("begin")
-		p.Indent(func() {
-			p.Linef("close_enough = 1'b1;")
-			fieldChecks(p, s.Words.State, k)
-		})
-		p.Linef("end")
-	})
-	p.Linef("endfunction")
+	stateCompare(p, s.Words.State, k)
 	p.NL()
 	for _, l := range strings.Split(strings.TrimSpace(checkPE), "\n") {
 		p.Linef("%s", l)
@@ -184,6 +167,40 @@ func tbCheck(p *printer, s *System, k *kernel.Kernel) {
 			}
 			p.Linef("default: state_of = 0;")
 			p.Linef("endcase")
+		})
+		p.Linef("end")
+	})
+	p.Linef("endfunction")
+}
+
+// StateCompare is the Verilog of a testbench's state comparison (the
+// plain export's and the Vitis kernel's): the function close_enough(got,
+// want) over a packed vertex state of the given layout, integer fields
+// equal and f32 fields within 1e-4 relative, with f32_to_real, which it
+// uses.
+func StateCompare(k *kernel.Kernel, state arch.Layout) string {
+	var p printer
+	stateCompare(&p, state, k)
+	v, _ := p.String() // the printer fails only on a bad instance
+	return v
+}
+
+func stateCompare(p *printer, state arch.Layout, k *kernel.Kernel) {
+	st := state.Width()
+	p.Comment("f32 fields are compared within a relative tolerance: their sums follow", "message arrival order, which differs from the reference's.")
+	for _, l := range strings.Split(strings.TrimSpace(f32ToReal), "\n") {
+		p.Linef("%s", l)
+	}
+	p.NL()
+	p.Linef("function close_enough;")
+	p.Indent(func() {
+		p.Linef("input [%d:0] got;", st-1)
+		p.Linef("input [%d:0] want;", st-1)
+		p.Linef("real a, b, d;")
+		p.Linef("begin")
+		p.Indent(func() {
+			p.Linef("close_enough = 1'b1;")
+			fieldChecks(p, state, k)
 		})
 		p.Linef("end")
 	})

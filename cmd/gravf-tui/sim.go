@@ -77,7 +77,7 @@ from ref's although every state agrees within 1e-4 relative.`,
 			if err != nil {
 				return err
 			}
-			b, p, err := mf.platform(k.Spec.PECost)
+			b, p, err := mf.platform(k.Spec.PECost, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
