@@ -435,7 +435,7 @@ gravf_link_credit #(.UW(IW), .TW(%[2]d), .DEPTH(%[3]d)) link%[1]d (
     .credits(link_credits[%[1]d*%[4]d +: %[4]d]), .sent(link_sent[%[1]d*32 +: 32]), .received(link_received[%[1]d*32 +: 32]),
     .overflow(link_overflow[%[1]d])
 );
-`, j, t.TW, t.Credits, cb, bits.Len(uint(arch.LinkSendFIFODepth))-1, arch.LinkSendFIFODepth)
+`, j, t.TW, t.Credits, cb, bits.Len(uint(arch.LinkSendFIFODepth-1)), arch.LinkSendFIFODepth)
 	}
 	fmt.Fprintf(b, `
 gravf_crossbar #(.NP(NP), .NR(%d), .BW(%d)) crossbar (
