@@ -96,11 +96,10 @@ const (
 type hazard struct {
 	exact bool
 	hold  int64
-	h     arch.Hazard
 }
 
 func newHazard(p Params) hazard {
-	return hazard{exact: p.Hazard.Exact, hold: int64(p.Hazard.Hold), h: p.Hazard}
+	return hazard{exact: p.Hazard.Exact, hold: int64(p.Hazard.Hold)}
 }
 
-func (h hazard) slots(n int) int { return h.h.Slots(n) }
+func (h hazard) slots(n int) int { return arch.Hazard{Exact: h.exact}.Slots(n) }
