@@ -160,10 +160,25 @@ func (e *evaluator) simulate(in *Simulate) (Output, error) {
 	detail, _ := sim.ParseDetail(in.Detail)
 	total := int64(len(steps))
 	setup := &sim.Setup{Board: d.board, Kernel: d.kernel, Graph: d.graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs, Arch: cfg.Arch, Mem: cfg.Mem, PE: d.pe,
-		Partitioner: method, UFactor: pin.UFactor, Packing: cfg.Packing, Filter: cfg.Filter, Seed: in.Seed, Detail: detail, MaxCycles: in.MaxCycles, Profiles: ps,
+		Partitioner: method, UFactor: pin.UFactor, Packing: cfg.Packing, Filter: cfg.Filter, Seed: in.Seed, Detail: detail, MaxCycles: in.MaxCycles,
 		Progress: func(p sim.Progress) {
 			e.progress(Progress{Done: int64(p.Superstep), Total: total, Text: fmt.Sprintf("superstep %d of %d, cycle %s", p.Superstep+1, total, groupDigits(p.Cycle))})
 		}}
+	setup.ModelTSys = model.TSysFor(d.board, d.kernel, d.graph, cfg, d.pe)
+	// The model's prediction for the simulated design, on the partition
+	// the simulation makes (the same partitioner and options).
+	var pred *model.Prediction
+	w := newWorkload(d.platform, d.kernel, d.graph, d.pe, d.cpe, e.degrees(d))
+	w.Attach(ps.With(method))
+	if r, err := model.Evaluate(d.platform, w, cfg); err == nil || errors.Is(err, model.ErrCapacity) {
+		pr, err := model.PredictContext(e.ctx, d.platform, w, r)
+		if isCancel(err) {
+			return nil, err
+		}
+		if err == nil {
+			pred, setup.ModelPredictedTEPS = &pr, pr.TEPS
+		}
+	}
 	finish := func(*sim.Result, error) error { return nil }
 	tracePath := ""
 	if in.Trace != "" {
@@ -179,17 +194,7 @@ func (e *evaluator) simulate(in *Simulate) (Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &SimulateOutput{Config: cfg, Result: res, Trace: tracePath}
-	// The simulation computed the profile of its partition for
-	// model_predicted_teps; the full prediction reuses it.
-	w := newWorkload(d.platform, d.kernel, d.graph, d.pe, d.cpe, e.degrees(d))
-	w.Attach(ps.With(method))
-	if r, err := model.Evaluate(d.platform, w, cfg); err == nil || errors.Is(err, model.ErrCapacity) {
-		if pr, err := model.PredictContext(e.ctx, d.platform, w, r); err == nil {
-			o.Prediction = &pr
-		}
-	}
-	return o, nil
+	return &SimulateOutput{Config: cfg, Result: res, Trace: tracePath, Prediction: pred}, nil
 }
 
 // groupDigits writes n with thousands separators, as the TUI shows counts.

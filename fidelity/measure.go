@@ -182,10 +182,15 @@ func (in *inputs) measure(ctx context.Context) (*Measurement, error) {
 		s := in.setup(d)
 		if d == sim.Cycle {
 			// The model's prediction for the simulated design, as the
-			// model cell computes it (model.PredictContext on the
-			// reference run's activity and the simulator's partition):
-			// sim reports it as model_predicted_teps.
-			s.Profiles = model.NewProfiles(in.g, act, graph.PartitionOptions{Method: graph.Greedy})
+			// model cell computes it (the reference run's activity on the
+			// partition the simulator makes): sim reports it as
+			// model_predicted_teps.
+			pr, err := model.PredictFor(ctx, in.board, in.k, in.g, model.Config{FPGAs: p.FPGAs, PEs: p.PEs, Arch: p.Arch, Mem: p.Mem, Filter: true},
+				p.PE, model.NewProfiles(in.g, act, graph.PartitionOptions{Method: s.Partitioner}))
+			if err != nil {
+				return nil, fmt.Errorf("%s: model: %w", p.Name(), err)
+			}
+			s.ModelPredictedTEPS = pr.TEPS
 		}
 		r, err := sim.Run(ctx, s)
 		if err != nil {

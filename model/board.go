@@ -1,10 +1,13 @@
 package model
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 
 	"github.com/gravf-tui/gravf-tui/boards"
+	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
 )
 
@@ -62,4 +65,46 @@ func FromBoardKernel(b *boards.Board, mem string, cost *kernel.PECost) (*Platfor
 		p.MaxPEsReason = fmt.Sprintf("estimated per-PE cost %d LUT, %d FF, %d BRAM36, %d DSP on %s", b.PE.LUT, b.PE.FF, b.PE.BRAM36, b.PE.DSP, b.FPGA.Part)
 	}
 	return p, nil
+}
+
+// TSysFor returns the model's T_sys for a bound kernel on a graph at one
+// design point, with the CPE of the PE design and any nP (the board's nP
+// max does not apply): what a simulation of the same configuration is
+// compared with (sim.Setup.ModelTSys). A configuration whose data does not
+// fit still has its limits; 0 means the model cannot evaluate it.
+func TSysFor(b *boards.Board, k *kernel.Kernel, g *graph.Graph, c Config, pe PEDesign) float64 {
+	p, err := FromBoardKernel(b, "", k.Spec.PECost)
+	if err != nil {
+		return 0
+	}
+	p.MaxPEs = 0
+	cpe, src := p.CPEFor(k.Spec.Name, pe)
+	r, err := Evaluate(p, NewWorkload(k, g, cpe, src, nil), c)
+	if err != nil && !errors.Is(err, ErrCapacity) {
+		return 0
+	}
+	return r.TSys
+}
+
+// PredictFor returns the model's prediction for a bound kernel on a graph
+// at one design point, as TSysFor returns T_sys: with the CPE of the PE
+// design, any nP, and ps, the reference run's activity with the profiles
+// of the partitioner the simulation uses (it makes the same partition).
+// What a simulation of the same configuration is compared with
+// (sim.Setup.ModelPredictedTEPS).
+func PredictFor(ctx context.Context, b *boards.Board, k *kernel.Kernel, g *graph.Graph, c Config, pe PEDesign, ps *Profiles) (Prediction, error) {
+	p, err := FromBoardKernel(b, "", k.Spec.PECost)
+	if err != nil {
+		return Prediction{}, err
+	}
+	p.MaxPEs = 0
+	cpe, src := p.CPEFor(k.Spec.Name, pe)
+	w := NewWorkload(k, g, cpe, src, nil)
+	w.PE = pe
+	w.Attach(ps)
+	r, err := Evaluate(p, w, c)
+	if err != nil && !errors.Is(err, ErrCapacity) {
+		return Prediction{}, err
+	}
+	return PredictContext(ctx, p, w, r)
 }

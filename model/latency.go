@@ -283,7 +283,7 @@ func compose(p *Platform, w *Workload, c Config, tsys float64, prof *Profile) Pr
 				net = max(net, float64(s.IfItems)*item/ifWords)
 			}
 		}
-		if c.FPGAs > 1 && c.Arch == GraVFM && s.Messages > 0 {
+		if c.FPGAs > 1 && c.Arch == GraVFM && s.Messages > 0 && pairWords > 0 && ifWords > 0 {
 			flow, ok := flows[s.Set]
 			if !ok {
 				flow = netFlowOf(s, float64(prof.Sweep), pairWords/item, ifWords/item, math.Round(p.LinkLatencySec*f)).cycles()

@@ -89,7 +89,7 @@ func TestPredictionNeverAboveTSys(t *testing.T) {
 // mean; 100 supersteps of 20 messages on 2 x 9 PEs are latency bound.
 func TestPredictBalancedHandComputed(t *testing.T) {
 	p := ac510(t)
-	w := &model.Workload{Kernel: "bfs", CPE: 1, Vertices: 1000, Arcs: 2000, HeaderBits: model.DefaultHeaderBits,
+	w := &model.Workload{Kernel: "bfs", CPE: 1, Vertices: 1000, Arcs: 2000,
 		Sizes: kernel.Sizes{VertexIDBits: 10, Vertex: 11, Update: 0, Message: 0, Edge: 10}, Degrees: [][2]int64{{2, 1000}}}
 	for i := 0; i < 100; i++ {
 		w.Supersteps = append(w.Supersteps, kernel.Superstep{Index: i, Active: 10, Messages: 20})

@@ -65,9 +65,15 @@ func TestPredictionAgreesWithCycleDetail(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := sim.Run(context.Background(), &sim.Setup{Board: board(t, or(pt.board, "ac510")), Kernel: k, Graph: g,
+			b := board(t, or(pt.board, "ac510"))
+			cfg := model.Config{FPGAs: pt.nF, PEs: pt.nP, Arch: pt.arch, Mem: pt.mem, Filter: true}
+			pr, err := model.PredictFor(context.Background(), b, k, g, cfg, pt.pe, ps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := sim.Run(context.Background(), &sim.Setup{Board: b, Kernel: k, Graph: g,
 				FPGAs: pt.nF, PEs: pt.nP, Arch: pt.arch, Mem: pt.mem, PE: pt.pe, Partitioner: pt.part, Filter: true,
-				Detail: sim.Cycle, Profiles: ps})
+				Detail: sim.Cycle, ModelTSys: model.TSysFor(b, k, g, cfg, pt.pe), ModelPredictedTEPS: pr.TEPS})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -103,7 +103,13 @@ from ref's although every state agrees within 1e-4 relative.`,
 				return usagef("--fpgas %d: %s has at most %d FPGAs", cfg.FPGAs, b.Name, b.MaxFPGAs)
 			}
 			setup := &sim.Setup{Board: b, Kernel: k, Graph: g, FPGAs: cfg.FPGAs, PEs: cfg.PEs, Arch: cfg.Arch, Mem: cfg.Mem, PE: pe,
-				Partitioner: part, Packing: cfg.Packing, Filter: cfg.Filter, Seed: sf.seed, Detail: detail, MaxCycles: sf.maxCycles, Profiles: ps}
+				Partitioner: part, Packing: cfg.Packing, Filter: cfg.Filter, Seed: sf.seed, Detail: detail, MaxCycles: sf.maxCycles,
+				ModelTSys: model.TSysFor(b, k, g, cfg, pe)}
+			pr, err := model.PredictFor(ctx, b, k, g, cfg, pe, ps)
+			if err != nil {
+				return fmt.Errorf("the model's prediction: %w", err)
+			}
+			setup.ModelPredictedTEPS = pr.TEPS
 			prog := newProgress(cmd.ErrOrStderr())
 			setup.Progress = prog.report
 			finishTrace, err := attachTrace(setup, sf, g)
