@@ -1130,7 +1130,11 @@ func (c *checker) validate(b *Board) {
 
 	f := &b.FPGA
 	if !c.missing("fpga", "a [fpga] table") {
-		c.str("fpga.part", f.Part, "FPGA part name")
+		if !c.missing("fpga.part", "FPGA part name") {
+			if err := CheckPart(f.Part); err != nil {
+				c.add("fpga.part", "%v", err)
+			}
+		}
 		c.oneOf("fpga.family", f.Family, Families, "yosys synth_xilinx -family")
 		c.count("fpga.lut", f.LUT, 1, maxCount, true, "CLB LUTs")
 		c.count("fpga.ff", f.FF, 1, maxCount, true, "CLB flip-flops")

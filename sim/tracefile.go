@@ -3,7 +3,7 @@ package sim
 import (
 	"fmt"
 
-	"github.com/google/renameio/v2"
+	"github.com/gravf-tui/gravf-tui/internal/outfile"
 )
 
 // RecordFile attaches a trace recorder that writes path to s (it sets
@@ -17,18 +17,18 @@ func RecordFile(s *Setup, path string, interval int64) (finish func(*Result, err
 	if err != nil {
 		return nil, err
 	}
-	f, err := renameio.NewPendingFile(path, renameio.WithPermissions(0o644))
+	f, err := outfile.Create(path, outfile.Options{})
 	if err != nil {
 		return nil, err
 	}
 	rec, err := NewRecorder(f, TraceOptions{Interval: interval, Meta: meta})
 	if err != nil {
-		f.Cleanup()
+		f.Discard()
 		return nil, err
 	}
 	s.Listener = rec
 	return func(res *Result, runErr error) error {
-		defer f.Cleanup() // a no-op once the file is in place
+		defer f.Discard() // a no-op once the file is in place
 		if runErr != nil {
 			rec.Abort(runErr)
 			return nil
@@ -36,6 +36,6 @@ func RecordFile(s *Setup, path string, interval int64) (finish func(*Result, err
 		if err := rec.Close(res); err != nil {
 			return fmt.Errorf("trace: %w", err)
 		}
-		return f.CloseAtomicallyReplace()
+		return f.Commit()
 	}, nil
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/gravf-tui/gravf-tui/model"
 )
 
-func estimate(w io.Writer, b *boards.Board, k *kernel.Kernel, g *graph.Graph, nF, nP int, part graph.Partitioner, filter bool, mem model.MemKind) error {
+func estimate(ctx context.Context, w io.Writer, b *boards.Board, k *kernel.Kernel, g *graph.Graph, nF, nP int, part graph.Partitioner, filter bool, mem model.MemKind) error {
 	o := gen.SystemOptions{Kernel: k, Graph: g, FPGAs: nF, PEs: nP, Partitioner: part, Filter: filter, LinkLatency: 1}
 	if mem == model.OffChip {
 		m, err := gen.OffChipFor(b, k)
@@ -22,11 +22,11 @@ func estimate(w io.Writer, b *boards.Board, k *kernel.Kernel, g *graph.Graph, nF
 		}
 		o.OffChip = &m
 	}
-	s, err := gen.GenerateSystem(context.Background(), o)
+	s, err := gen.GenerateSystem(ctx, o)
 	if err != nil {
 		return err
 	}
-	fpga, pe, err := gen.Estimate(context.Background(), s, k.Spec.Name, b.FPGA.Family)
+	fpga, pe, err := gen.Estimate(ctx, s, k.Spec.Name, b.FPGA.Family)
 	if err != nil {
 		return err
 	}

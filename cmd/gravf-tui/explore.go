@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 
 	"github.com/gravf-tui/gravf-tui/explorer"
 	"github.com/spf13/cobra"
@@ -69,7 +68,7 @@ Interrupting a --sim sweep prints what was finished (complete: false).`,
 				}
 				nb.Append(in)
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			ctx, stop := context.WithCancel(cmd.Context())
 			defer stop()
 			prog := newProgress(cmd.ErrOrStderr())
 			out, err := nb.Eval(ctx, len(cells)-1, func(p explorer.Progress) { prog.line(p.Text) })

@@ -1,12 +1,13 @@
 package main
 
 import (
-	"context"
+	"errors"
 	"fmt"
 
 	"github.com/gravf-tui/gravf-tui/explorer"
 	"github.com/gravf-tui/gravf-tui/gen"
 	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/internal/escape"
 	"github.com/gravf-tui/gravf-tui/model"
 	"github.com/spf13/cobra"
 )
@@ -25,8 +26,9 @@ system testbench that checks every final vertex state against the BSP
 reference, a Makefile (sim, sim-verilator, lint, synth, bit), yosys and Vivado
 scripts, clock constraints, a FuseSoC core, manifest.json and a README.
 
-The folder is written under a temporary name and renamed into place; an
-existing folder is replaced only with --force. With --mem bram (the
+The folder is written under a temporary name beside --out and renamed into
+place. A previous export (a folder with its manifest.json) is replaced only
+with --force; a file or any other folder is never replaced. With --mem bram (the
 default) the edge lists are in block RAM; with --mem offchip they are in the
 board's off-chip edge memory: every FPGA top gets one read port per PE, the
 project holds an image of each FPGA's memory, and the testbench models the
@@ -67,16 +69,20 @@ memory's latency and bandwidth as the simulator does.`,
 				return usagef("--fpgas %d: %s has at most %d FPGAs", cfg.FPGAs, b.Name, b.MaxFPGAs)
 			}
 			if estimateOnly {
-				return estimate(cmd.OutOrStdout(), b, k, g, cfg.FPGAs, cfg.PEs, part, cfg.Filter, cfg.Mem)
+				return estimate(cmd.Context(), cmd.OutOrStdout(), b, k, g, cfg.FPGAs, cfg.PEs, part, cfg.Filter, cfg.Mem)
 			}
-			m, err := gen.Export(context.Background(), gen.ExportOptions{Board: b, Kernel: k, Graph: g, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
+			m, err := gen.Export(cmd.Context(), gen.ExportOptions{Board: b, Kernel: k, Graph: g, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
 				Partitioner: part, Filter: cfg.Filter, Mem: cfg.Mem, Dir: out, Force: force, Version: explorer.Version()})
+			var oe *gen.OutputError
+			if errors.As(err, &oe) {
+				return usageError{err}
+			}
 			if err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s: %d files; %d FPGAs x %d PEs of %s on %s, edges in %s; expect %d messages in %d supersteps\n",
 				out, len(m.Files), m.FPGAs, m.PEs, m.Kernel, m.Board, edgeStorage(cfg.Mem), m.Expected.Messages, m.Expected.Supersteps)
-			fmt.Fprintf(cmd.OutOrStdout(), "next: cd %s && make sim\n", out)
+			fmt.Fprintf(cmd.OutOrStdout(), "next: cd %s && make sim\n", escape.Shell(out))
 			return nil
 		},
 	}
@@ -86,7 +92,7 @@ memory's latency and bandwidth as the simulator does.`,
 	cmd.Flags().StringArrayVar(&params, "param", nil, "kernel parameter name=value; repeatable")
 	cmd.Flags().StringVar(&partition, "partition", "greedy", "partitioner: robin, greedy, greedy-sorted or metis")
 	cmd.Flags().StringVar(&out, "out", "", "project folder to write")
-	cmd.Flags().BoolVar(&force, "force", false, "replace an existing folder")
+	cmd.Flags().BoolVar(&force, "force", false, "replace a previous export (a folder holding its manifest.json)")
 	cmd.Flags().BoolVar(&estimateOnly, "estimate-only", false, "synthesise FPGA 0 with yosys, print the resources per PE and per FPGA, and cache the per-PE cost for the model")
 	cmd.Flags().Lookup("mem").DefValue = "bram"
 	_ = cmd.Flags().Set("mem", "bram")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/gravf-tui/gravf-tui/graph"
@@ -53,7 +52,7 @@ func newGraphCmd() *cobra.Command {
 			if err != nil {
 				return usageError{err}
 			}
-			p, err := graph.NewPartition(context.Background(), g, graph.PartitionOptions{FPGAs: fpgas, PEs: pes, Method: m, UFactor: ufactor})
+			p, err := graph.NewPartition(cmd.Context(), g, graph.PartitionOptions{FPGAs: fpgas, PEs: pes, Method: m, UFactor: ufactor})
 			if err != nil {
 				return err
 			}

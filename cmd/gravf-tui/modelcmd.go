@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 
 	"github.com/gravf-tui/gravf-tui/explorer"
@@ -109,7 +108,7 @@ recommendations in plain words.
 			}
 			var steps []kernel.Superstep
 			if !noLatency {
-				res, err := kernel.Run(context.Background(), k, g, kernel.RunOptions{})
+				res, err := kernel.Run(cmd.Context(), k, g, kernel.RunOptions{})
 				if err != nil {
 					return err
 				}

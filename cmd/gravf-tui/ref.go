@@ -1,14 +1,14 @@
 package main
 
 import (
-	"bufio"
-	"context"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
-	"github.com/google/renameio/v2"
 	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/internal/outfile"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/samples"
 	"github.com/spf13/cobra"
@@ -102,25 +102,25 @@ It is the functional golden model for the simulator and the generated RTL.
 Per-superstep counts go to stderr.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			inputs := map[string]string{"--graph": gf.spec}
+			if err := checkNotInput(out, inputs); err != nil {
+				return err // before the run, not after it
+			}
 			k, g, err := loadKernelGraph(kname, &gf, params)
 			if err != nil {
 				return err
 			}
-			res, err := kernel.Run(context.Background(), k, g, kernel.RunOptions{MaxSupersteps: maxSteps})
+			res, err := kernel.Run(cmd.Context(), k, g, kernel.RunOptions{MaxSupersteps: maxSteps})
 			if err != nil {
 				return err
 			}
 			if !quiet {
 				printSupersteps(cmd.ErrOrStderr(), res)
 			}
-			if out == "" || out == "-" {
-				w := bufio.NewWriter(cmd.OutOrStdout())
-				if err := res.WriteTSV(w); err != nil {
-					return err
-				}
-				return w.Flush()
+			if out == "" {
+				out = "-"
 			}
-			return writeFileAtomic(out, res.WriteTSV)
+			return writeOutput(cmd, out, inputs, res.WriteTSV)
 		},
 	}
 	gf.register(cmd)
@@ -148,20 +148,24 @@ func printSupersteps(w io.Writer, res *kernel.Result) {
 	}
 }
 
-// writeFileAtomic writes through a temporary file in the same folder and
-// renames it into place, so a failure never leaves a half-written file.
-func writeFileAtomic(path string, write func(io.Writer) error) error {
-	f, err := renameio.NewPendingFile(path, renameio.WithPermissions(0o644))
-	if err != nil {
+// writeOutput writes a command's output file through outfile (atomic for
+// regular files, streamed to devices and FIFOs; "-" is standard output)
+// after checking that it would not overwrite one of the command's inputs,
+// named by flag.
+func writeOutput(cmd *cobra.Command, path string, inputs map[string]string, write func(io.Writer) error) error {
+	if err := checkNotInput(path, inputs); err != nil {
 		return err
 	}
-	defer f.Cleanup()
-	bw := bufio.NewWriterSize(f, 1<<16)
-	if err := write(bw); err != nil {
-		return err
+	return outfile.Write(path, outfile.Options{Stdout: cmd.OutOrStdout()}, write)
+}
+
+// checkNotInput refuses an output path that names an input file; inputs
+// maps what names the input ("--graph") to its path.
+func checkNotInput(out string, inputs map[string]string) error {
+	for _, what := range slices.Sorted(maps.Keys(inputs)) {
+		if outfile.SameFile(out, inputs[what]) {
+			return usagef("the output %s is the input %s %s; write elsewhere", out, what, inputs[what])
+		}
 	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	return f.CloseAtomicallyReplace()
+	return nil
 }

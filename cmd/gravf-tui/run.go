@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"os/signal"
 	"strings"
 
 	"github.com/gravf-tui/gravf-tui/explorer"
@@ -33,7 +31,7 @@ the cell.`,
 			if err != nil {
 				return err
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			ctx, stop := context.WithCancel(cmd.Context())
 			defer stop()
 			prog := newProgress(cmd.ErrOrStderr())
 			results, err := nb.RunAll(ctx, func(p explorer.Progress) {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"strings"
 	"time"
 
@@ -83,7 +81,7 @@ states are checked against nothing here; result_sha256 equals the SHA-256 of
 			if b.MaxFPGAs > 0 && cfg.FPGAs > b.MaxFPGAs {
 				return usagef("--fpgas %d: %s has at most %d FPGAs", cfg.FPGAs, b.Name, b.MaxFPGAs)
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			ctx, stop := context.WithCancel(cmd.Context())
 			defer stop()
 			setup := &sim.Setup{Board: b, Kernel: k, Graph: g, FPGAs: cfg.FPGAs, PEs: cfg.PEs, Arch: cfg.Arch, Mem: cfg.Mem, PE: pe,
 				Partitioner: part, Packing: cfg.Packing, Filter: cfg.Filter, Seed: sf.seed, Detail: detail, MaxCycles: sf.maxCycles}

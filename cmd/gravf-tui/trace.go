@@ -70,7 +70,7 @@ and a "supersteps" track. OUT.json is written atomically.`,
 			if err != nil {
 				return usageError{err}
 			}
-			if err := writeFileAtomic(args[1], tr.WriteChrome); err != nil {
+			if err := writeOutput(cmd, args[1], map[string]string{"trace": args[0]}, tr.WriteChrome); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s (open it in ui.perfetto.dev or chrome://tracing)\n", args[1])

@@ -1,0 +1,300 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/gravf-tui/gravf-tui/boards"
+	"github.com/gravf-tui/gravf-tui/internal/datasets"
+)
+
+// runStatus runs a command line as main does and returns stdout, stderr
+// and the exit status.
+func runStatus(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := execute(context.Background(), args, &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+// evilBoardFile writes the AC-510 board with a part that would run a
+// command in the exported Vivado script.
+func evilBoardFile(t *testing.T, dir, part string) string {
+	t.Helper()
+	src, err := boards.Source("ac510")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := regexp.MustCompile(`(?m)^part .*$`).ReplaceAllLiteralString(string(src), "part = "+part)
+	f := filepath.Join(dir, "evil.toml")
+	if err := os.WriteFile(f, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// TestHostileBoardFileIsRefused is issue 16 item 1 at the command line: a
+// board whose part holds Tcl or yosys commands fails `boards show` and
+// `export` with the file, line and field, and no project is written.
+func TestHostileBoardFileIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	for _, part := range []string{`"xcku060[exec touch pwned]"`, `"xcku060\nsynth -top x; ! touch pwned"`, `"$(touch pwned)"`} {
+		f := evilBoardFile(t, dir, part)
+		data, _ := os.ReadFile(f)
+		line := 1 + strings.Count(string(data[:regexp.MustCompile(`(?m)^part =`).FindIndex(data)[0]]), "\n")
+		_, stderr, code := runStatus(t, "boards", "show", f)
+		if code != exitUsage || !strings.Contains(stderr, fmt.Sprintf("evil.toml:%d: fpga.part: must be a Xilinx part name", line)) {
+			t.Fatalf("boards show with part %s: exit %d, stderr %q", part, code, stderr)
+		}
+		out := filepath.Join(dir, "proj")
+		_, stderr, code = runStatus(t, "export", "--board", f, "--kernel", "wcc", "--graph", "line:n=8", "--fpgas", "1", "--pes", "1", "--out", out)
+		if code != exitUsage || !strings.Contains(stderr, "fpga.part") {
+			t.Fatalf("export with part %s: exit %d, stderr %q", part, code, stderr)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Fatal("a project was written")
+		}
+	}
+}
+
+// TestExportHintIsShellQuoted: the "next:" line can be pasted into a shell
+// whatever the folder is called.
+func TestExportHintIsShellQuoted(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "my proj $(touch pwned) 'q'")
+	stdout, stderr, code := runStatus(t, "export", "--kernel", "wcc", "--graph", "line:n=8", "--fpgas", "1", "--pes", "1", "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var hint string
+	for _, l := range strings.Split(stdout, "\n") {
+		if h, ok := strings.CutPrefix(l, "next: "); ok {
+			hint = h
+		}
+	}
+	cmd, ok := strings.CutSuffix(hint, " && make sim")
+	if !ok {
+		t.Fatalf("no hint in %q", stdout)
+	}
+	sh := exec.Command("sh", "-c", cmd+" && pwd -P")
+	sh.Dir = base
+	got, err := sh.Output()
+	want, _ := filepath.EvalSymlinks(dir)
+	if err != nil || strings.TrimSpace(string(got)) != want {
+		t.Fatalf("%q ran in %q (%v), want %q", cmd, got, err, want)
+	}
+	if _, err := os.Stat(filepath.Join(base, "pwned")); err == nil {
+		t.Fatal("the hint ran a command")
+	}
+}
+
+// TestExportForce is issue 16 item 3 at the command line.
+func TestExportForce(t *testing.T) {
+	base := t.TempDir()
+	export := func(out string, force bool) (string, int) {
+		args := []string{"export", "--kernel", "wcc", "--graph", "line:n=8", "--fpgas", "1", "--pes", "1", "--out", out}
+		if force {
+			args = append(args, "--force")
+		}
+		_, stderr, code := runStatus(t, args...)
+		return stderr, code
+	}
+	thesis := filepath.Join(base, "thesis")
+	os.Mkdir(thesis, 0o755)
+	os.WriteFile(filepath.Join(thesis, "draft.tex"), []byte("work"), 0o644)
+	if stderr, code := export(thesis, true); code != exitUsage || !strings.Contains(stderr, "is not a previous export") {
+		t.Fatalf("--force on a foreign folder: exit %d, %q", code, stderr)
+	}
+	file := filepath.Join(base, "notes.txt")
+	os.WriteFile(file, []byte("notes"), 0o644)
+	if stderr, code := export(file, true); code != exitUsage || !strings.Contains(stderr, "never replaces a file") {
+		t.Fatalf("--force on a file: exit %d, %q", code, stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(thesis, "draft.tex")); string(b) != "work" {
+		t.Fatal("the foreign folder lost its file")
+	}
+	if b, _ := os.ReadFile(file); string(b) != "notes" {
+		t.Fatal("the file was replaced")
+	}
+	proj := filepath.Join(base, "proj")
+	if stderr, code := export(proj, false); code != 0 {
+		t.Fatal(stderr)
+	}
+	if stderr, code := export(proj, false); code != exitUsage || !strings.Contains(stderr, "--force") {
+		t.Fatalf("second export without --force: exit %d, %q", code, stderr)
+	}
+	if stderr, code := export(proj, true); code != 0 {
+		t.Fatalf("--force on a previous export: %s", stderr)
+	}
+}
+
+// TestOutputIsNotInput is issue 16 item 3: writing over the input is
+// refused before anything runs, also through a symbolic link.
+func TestOutputIsNotInput(t *testing.T) {
+	dir := t.TempDir()
+	g := filepath.Join(dir, "same.txt")
+	os.WriteFile(g, []byte("0 1\n1 2\n"), 0o644)
+	link := filepath.Join(dir, "link.txt")
+	os.Symlink("same.txt", link)
+	for _, out := range []string{g, link} {
+		_, stderr, code := runStatus(t, "ref", "--kernel", "wcc", "--graph", g, "--out", out)
+		if code != exitUsage || !strings.Contains(stderr, "is the input --graph") {
+			t.Fatalf("ref --out %s: exit %d, %q", out, code, stderr)
+		}
+	}
+	if b, _ := os.ReadFile(g); string(b) != "0 1\n1 2\n" {
+		t.Fatalf("the input graph now holds %q", b)
+	}
+
+	tr := filepath.Join(dir, "t.gz")
+	if _, stderr, code := runStatus(t, "sim", "--kernel", "wcc", "--graph", g, "--fpgas", "1", "--pes", "1", "--detail", "cycle", "--trace", tr); code != 0 {
+		t.Fatal(stderr)
+	}
+	before, _ := os.ReadFile(tr)
+	_, stderr, code := runStatus(t, "trace", "export", "--chrome", tr, tr)
+	if code != exitUsage || !strings.Contains(stderr, "is the input trace") {
+		t.Fatalf("trace export onto its input: exit %d, %q", code, stderr)
+	}
+	if after, _ := os.ReadFile(tr); !bytes.Equal(before, after) {
+		t.Fatal("the trace was overwritten")
+	}
+}
+
+// TestOutputsKeepLinksFIFOsAndModes is issue 16 item 2 at the command
+// line: ref --out and sim --trace through a symbolic link write the file
+// it names and leave the link; a FIFO is streamed to, not replaced; an
+// existing 0600 file stays 0600.
+func TestOutputsKeepLinksFIFOsAndModes(t *testing.T) {
+	dir := t.TempDir()
+	karate := datasets.Path(t, "karate.mtx")
+	real := filepath.Join(dir, "real.tsv")
+	os.WriteFile(real, []byte("old"), 0o600)
+	os.Chmod(real, 0o600)
+	link := filepath.Join(dir, "link.tsv")
+	os.Symlink("real.tsv", link)
+	if _, stderr, code := runStatus(t, "ref", "--kernel", "wcc", "--graph", karate, "-q", "--out", link); code != 0 {
+		t.Fatal(stderr)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatal("ref --out replaced the link")
+	}
+	fi, _ := os.Stat(real)
+	b, _ := os.ReadFile(real)
+	if !strings.HasPrefix(string(b), "vertex\t") || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("the link's target: mode %v, %q", fi.Mode().Perm(), b[:min(len(b), 20)])
+	}
+
+	traceReal := filepath.Join(dir, "run.gz")
+	traceLink := filepath.Join(dir, "latest.gz")
+	os.Symlink("run.gz", traceLink)
+	if _, stderr, code := runStatus(t, "sim", "--kernel", "wcc", "--graph", karate, "--fpgas", "1", "--pes", "2", "--detail", "cycle", "--trace", traceLink); code != 0 {
+		t.Fatal(stderr)
+	}
+	if fi, err := os.Lstat(traceLink); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatal("sim --trace replaced the link")
+	}
+	if _, stderr, code := runStatus(t, "trace", "show", traceReal); code != 0 {
+		t.Fatalf("the trace behind the link: %s", stderr)
+	}
+
+	fifo := filepath.Join(dir, "pipe")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs:", err)
+	}
+	got := make(chan []byte)
+	go func() {
+		f, err := os.Open(fifo)
+		if err != nil {
+			got <- nil
+			return
+		}
+		b, _ := io.ReadAll(f)
+		f.Close()
+		got <- b
+	}()
+	if _, stderr, code := runStatus(t, "ref", "--kernel", "wcc", "--graph", karate, "-q", "--out", fifo); code != 0 {
+		t.Fatal(stderr)
+	}
+	if b := <-got; !strings.HasPrefix(string(b), "vertex\t") {
+		t.Fatalf("the FIFO's reader got %q", b)
+	}
+	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Fatal("the FIFO was replaced by a file")
+	}
+}
+
+// smallNotebook models WCC on a small graph: quick to run.
+const smallNotebook = `version = 1
+title = "small"
+
+[[cell]]
+kind = "platform"
+board = "ac510"
+fpgas = 2
+pes = 2
+
+[[cell]]
+kind = "kernel"
+kernel = "wcc"
+
+[[cell]]
+kind = "dataset"
+graph = "line:n=64"
+
+[[cell]]
+kind = "model"
+latency = false
+`
+
+// failWriter fails every write, as a full disk does.
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
+
+// TestStdoutWriteErrorsFail is issue 16 item 9: output lost on standard
+// output is an error, for text and JSON alike.
+func TestStdoutWriteErrorsFail(t *testing.T) {
+	nb := filepath.Join(t.TempDir(), "small.gravf.toml")
+	os.WriteFile(nb, []byte(smallNotebook), 0o644)
+	for _, args := range [][]string{
+		{"graph", "stats", "--graph", "line:n=8"},
+		{"model", "--kernel", "wcc", "--graph", "line:n=64", "--no-latency"},
+		{"sim", "--kernel", "wcc", "--graph", "line:n=64", "--fpgas", "1", "--pes", "1"},
+		{"run", nb},
+		{"run", nb, "--json"},
+		{"kernels"},
+		{"ref", "--kernel", "wcc", "--graph", "line:n=8", "-q"},
+	} {
+		var errb bytes.Buffer
+		code := execute(context.Background(), args, failWriter{}, &errb)
+		if code != exitFailure || !strings.Contains(errb.String(), "no space left on device") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errb.String())
+		}
+	}
+}
+
+func TestExitStatuses(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want int
+	}{
+		{errors.New("boom"), exitFailure},
+		{usagef("bad flag"), exitUsage},
+		{limitError{errors.New("limit")}, exitLimit},
+		{context.Canceled, exitInterrupted},
+	} {
+		if got := exitStatus(c.err); got != c.want {
+			t.Errorf("exitStatus(%v) = %d, want %d", c.err, got, c.want)
+		}
+	}
+}
