@@ -287,7 +287,7 @@ func (f *fastModel) time(msgs int64) int64 {
 }
 
 func (f *fastModel) run(ctx context.Context) (*kernel.Result, error) {
-	return kernel.Run(ctx, f.s.Kernel, f.s.Graph, kernel.RunOptions{Senders: f.superstep})
+	return kernel.Run(ctx, f.s.Kernel, f.s.Graph, kernel.RunOptions{Senders: f.superstep, MaxSupersteps: f.s.maxSupersteps()})
 }
 
 func (f *fastModel) result(ref *kernel.Result) *Result {

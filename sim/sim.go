@@ -70,8 +70,13 @@ type Setup struct {
 	// PE is the processing element's micro-architecture: PEGenerated (the
 	// default, "") or PEPaper.
 	PE PEDesign
-	// MaxCycles stops a run (0: no limit besides the deadlock detector).
+	// MaxCycles stops a cycle-level run (0: no limit besides the deadlock
+	// detector); fast detail refuses it, since it does not step cycles.
 	MaxCycles int64
+	// MaxSupersteps stops a run whose kernel has not converged after this
+	// many supersteps, at every level of detail (0:
+	// kernel.DefaultMaxSupersteps, as the reference engine).
+	MaxSupersteps int
 	Progress  func(Progress)
 	// Listener observes the run (trace recording).
 	Listener Listener
@@ -150,6 +155,9 @@ type Result struct {
 	Wall         time.Duration `json:"-"`
 	WallSeconds  float64       `json:"wall_seconds"`
 	Params       Params        `json:"params"`
+	// Stopped says why a partial result stopped early (StopSuperstepLimit,
+	// StopCycleLimit, StopInterrupted); empty for a run that converged.
+	Stopped string `json:"stopped,omitempty"`
 
 	States []uint64 `json:"-"`
 	Fields int      `json:"-"`
@@ -201,6 +209,9 @@ func Run(ctx context.Context, s *Setup) (*Result, error) {
 	if err := s.applyDefaults(); err != nil {
 		return nil, err
 	}
+	if s.MaxCycles > 0 && s.Detail == Fast {
+		return nil, errors.New("the cycle limit applies to cycle detail; fast detail does not step cycles (it stops at the superstep limit)")
+	}
 	if err := kernel.EdgeData(s.Kernel, s.Graph); err != nil {
 		return nil, err
 	}
@@ -214,27 +225,9 @@ func Run(ctx context.Context, s *Setup) (*Result, error) {
 	}
 	s.partition = part
 	start := time.Now()
-	var res *Result
-	switch {
-	case s.Detail == Fast:
-		f := newFast(s, p)
-		ref, err := f.run(ctx)
-		if err != nil {
-			return nil, err
-		}
-		res = f.result(ref)
-	case s.Arch == model.GraVF:
-		b := newBaseline(s, p)
-		if err := b.run(ctx); err != nil {
-			return nil, err
-		}
-		res = b.result()
-	default:
-		m := newMachine(s, p)
-		if err := m.run(ctx); err != nil {
-			return nil, err
-		}
-		res = m.result()
+	res, stopped, err := s.simulate(ctx, p)
+	if err != nil {
+		return nil, err
 	}
 	res.Detail, res.PE = s.Detail, s.PE
 	res.Wall = time.Since(start)
@@ -243,7 +236,46 @@ func Run(ctx context.Context, s *Setup) (*Result, error) {
 	if err := finish(s, res); err != nil {
 		return nil, err
 	}
+	if stopped != nil {
+		return res, stopped
+	}
 	return res, nil
+}
+
+// simulate runs the level of detail the setup asks for. A run that stops
+// early returns its partial result and the *StopError.
+func (s *Setup) simulate(ctx context.Context, p Params) (*Result, *StopError, error) {
+	if s.Detail == Fast {
+		f := newFast(s, p)
+		ref, err := f.run(ctx)
+		if err == nil {
+			return f.result(ref), nil, nil
+		}
+		se, ok := asStop(err, f.cycles, len(f.steps))
+		if !ok {
+			return nil, nil, err
+		}
+		res := f.result(ref)
+		res.Stopped = se.Reason
+		return res, se, nil
+	}
+	var c *core
+	var err error
+	if s.Arch == model.GraVF {
+		b := newBaseline(s, p)
+		c, err = &b.core, b.run(ctx)
+	} else {
+		m := newMachine(s, p)
+		c, err = &m.core, m.run(ctx)
+	}
+	var se *StopError
+	switch {
+	case errors.As(err, &se):
+		return c.partialResult(se), se, nil
+	case err != nil:
+		return nil, nil, err
+	}
+	return c.result(), nil, nil
 }
 
 // fillSteps turns superstep counters into the result's list; a superstep

@@ -17,7 +17,7 @@ func newExportCmd() *cobra.Command {
 	var gf graphFlags
 	var kname, out, partition string
 	var params []string
-	var force, estimateOnly bool
+	var force, estimateOnly, forceUnbuildable bool
 	cmd := &cobra.Command{
 		Use:   "export --board B --kernel K --graph G --fpgas N --pes N [--mem bram|offchip] --out DIR [--force]",
 		Short: "Write a synthesizable multi-FPGA Verilog project with its testbench",
@@ -61,7 +61,7 @@ memory's latency and bandwidth as the simulator does.`,
 			if err != nil {
 				return err
 			}
-			b, _, err := mf.platform(k.Spec.PECost)
+			b, p, err := mf.platformFor(k, g)
 			if err != nil {
 				return err
 			}
@@ -70,6 +70,9 @@ memory's latency and bandwidth as the simulator does.`,
 			}
 			if estimateOnly {
 				return estimate(cmd.Context(), cmd.OutOrStdout(), b, k, g, cfg.FPGAs, cfg.PEs, part, cfg.Filter, cfg.Mem)
+			}
+			if err := checkBuildable(p, k, g, cfg, forceUnbuildable); err != nil {
+				return err
 			}
 			m, err := gen.Export(cmd.Context(), gen.ExportOptions{Board: b, Kernel: k, Graph: g, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
 				Partitioner: part, Filter: cfg.Filter, Mem: cfg.Mem, Dir: out, Force: force, Version: explorer.Version()})
@@ -93,6 +96,7 @@ memory's latency and bandwidth as the simulator does.`,
 	cmd.Flags().StringVar(&partition, "partition", "greedy", "partitioner: robin, greedy, greedy-sorted or metis")
 	cmd.Flags().StringVar(&out, "out", "", "project folder to write")
 	cmd.Flags().BoolVar(&force, "force", false, "replace a previous export (a folder holding its manifest.json)")
+	cmd.Flags().BoolVar(&forceUnbuildable, "force-unbuildable", false, "write a design the board cannot hold (for RTL simulation only)")
 	cmd.Flags().BoolVar(&estimateOnly, "estimate-only", false, "synthesise FPGA 0 with yosys, print the resources per PE and per FPGA, and cache the per-PE cost for the model")
 	cmd.Flags().Lookup("mem").DefValue = "bram"
 	_ = cmd.Flags().Set("mem", "bram")

@@ -2,9 +2,10 @@ package main
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/gravf-tui/gravf-tui/explorer"
-	"github.com/gravf-tui/gravf-tui/gen"
+	"github.com/gravf-tui/gravf-tui/graph"
 
 	"github.com/gravf-tui/gravf-tui/boards"
 	"github.com/gravf-tui/gravf-tui/kernel"
@@ -70,6 +71,21 @@ func (f *modelFlags) platform(cost *kernel.PECost) (*boards.Board, *model.Platfo
 	return b, p, nil
 }
 
+// platformFor loads the board and builds the model's platform with the
+// PE cost the notebooks use too (explorer.PECost: synthesised by export
+// --estimate-only when cached, else the kernel's estimate).
+func (f *modelFlags) platformFor(k *kernel.Kernel, g *graph.Graph) (*boards.Board, *model.Platform, error) {
+	b, err := boards.Load(f.board)
+	if err != nil {
+		return nil, nil, usageError{err}
+	}
+	p, err := model.FromBoardKernel(b, "", explorer.PECost(b, k.Spec, g))
+	if err != nil {
+		return nil, nil, usageError{err}
+	}
+	return b, p, nil
+}
+
 func newModelCmd() *cobra.Command {
 	var mf modelFlags
 	var gf graphFlags
@@ -98,17 +114,17 @@ recommendations in plain words.
 			if err != nil {
 				return err
 			}
-			cost := k.Spec.PECost
-			if c, ok := gen.CachedPECost(mf.board, k.Spec.Name, g.NumVertices()); ok {
-				cost = c // synthesised by export --estimate-only
-			}
-			_, p, err := mf.platform(cost)
+			_, p, err := mf.platformFor(k, g)
 			if err != nil {
 				return err
 			}
 			var steps []kernel.Superstep
 			if !noLatency {
 				res, err := kernel.Run(cmd.Context(), k, g, kernel.RunOptions{})
+				var le *kernel.LimitError
+				if errors.As(err, &le) {
+					return limitError{fmt.Errorf("the reference run for the latency-aware prediction: %w (--no-latency skips it)", err)}
+				}
 				if err != nil {
 					return err
 				}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -92,7 +93,7 @@ func newRefCmd() *cobra.Command {
 	var kname, out string
 	var params []string
 	var maxSteps int
-	var quiet bool
+	var quiet, partial bool
 	cmd := &cobra.Command{
 		Use:   "ref --kernel K --graph G [--param k=v] --out FILE",
 		Short: "Run the BSP reference engine and write the final vertex states as TSV",
@@ -110,8 +111,17 @@ Per-superstep counts go to stderr.`,
 			if err != nil {
 				return err
 			}
+			if maxSteps < 0 {
+				return usagef("--max-supersteps must not be negative")
+			}
 			res, err := kernel.Run(cmd.Context(), k, g, kernel.RunOptions{MaxSupersteps: maxSteps})
-			if err != nil {
+			var le *kernel.LimitError
+			switch {
+			case errors.As(err, &le) && partial:
+				fmt.Fprintf(cmd.ErrOrStderr(), "partial result: %v\n", err)
+			case le != nil:
+				return limitError{fmt.Errorf("%w; raise --max-supersteps, or pass --partial to write the partial states", err)}
+			case err != nil:
 				return err
 			}
 			if !quiet {
@@ -127,7 +137,8 @@ Per-superstep counts go to stderr.`,
 	cmd.Flags().StringVar(&kname, "kernel", "", "kernel: a built-in name (see `gravf-tui kernels`) or a folder with kernel.toml")
 	cmd.Flags().StringArrayVar(&params, "param", nil, "kernel parameter name=value (vertex parameters take the input's labels); repeatable")
 	cmd.Flags().StringVar(&out, "out", "-", "output TSV file ('-' for stdout)")
-	cmd.Flags().IntVar(&maxSteps, "max-supersteps", 0, "stop after this many supersteps (0: max(1000, V+2))")
+	cmd.Flags().IntVar(&maxSteps, "max-supersteps", 0, "stop a kernel that has not converged after this many supersteps (0: max(1000, V+2)); reaching it is an error unless --partial")
+	cmd.Flags().BoolVar(&partial, "partial", false, "accept a run stopped by --max-supersteps: write its partial states with exit status 0")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "do not print the per-superstep table")
 	return cmd
 }

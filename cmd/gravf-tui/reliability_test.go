@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gravf-tui/gravf-tui/boards"
 	"github.com/gravf-tui/gravf-tui/internal/datasets"
@@ -296,5 +297,86 @@ func TestExitStatuses(t *testing.T) {
 		if got := exitStatus(c.err); got != c.want {
 			t.Errorf("exitStatus(%v) = %d, want %d", c.err, got, c.want)
 		}
+	}
+}
+
+// forever is a kernel that never converges (every vertex sends in every
+// superstep).
+const forever = "../../kernel/testdata/forever"
+
+// TestSuperstepLimitIsAnError is issue 16 item 4: reaching the superstep
+// limit is an error (status 3, a message naming the limit and the flag) in
+// ref, fast detail and cycle detail, also with -q; --partial accepts the
+// partial result.
+func TestSuperstepLimitIsAnError(t *testing.T) {
+	for _, args := range [][]string{
+		{"ref", "--kernel", forever, "--graph", "line:n=8", "-q"},
+		{"sim", "--kernel", forever, "--graph", "line:n=8", "--fpgas", "1", "--pes", "1"},
+		{"sim", "--kernel", forever, "--graph", "line:n=8", "--fpgas", "2", "--pes", "1", "--detail", "cycle"},
+	} {
+		_, stderr, code := runStatus(t, args...)
+		if code != exitLimit || !strings.Contains(stderr, "superstep limit of 1000") || !strings.Contains(stderr, "--partial") {
+			t.Errorf("%v: exit %d, stderr %q", args[:4], code, stderr)
+		}
+		stdout, stderr, code := runStatus(t, append(args, "--max-supersteps", "30", "--partial")...)
+		if code != 0 || !strings.Contains(stderr, "partial result") || !strings.Contains(stderr, "superstep limit of 30") || stdout == "" {
+			t.Errorf("%v --partial: exit %d, stderr %q", args[:4], code, stderr)
+		}
+	}
+}
+
+// TestLimitFlagsAreChecked is issue 16 item 12: a flag that would be
+// ignored or silently replaced is refused.
+func TestLimitFlagsAreChecked(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--max-cycles", "1000"}, "--max-cycles applies to --detail cycle"},
+		{[]string{"--detail", "cycle", "--trace", "t.gz", "--trace-interval", "0"}, "at least 1 cycle"},
+		{[]string{"--max-supersteps", "-1"}, "must not be negative"},
+	} {
+		args := append([]string{"sim", "--kernel", "wcc", "--graph", "line:n=8", "--fpgas", "1", "--pes", "1"}, c.args...)
+		_, stderr, code := runStatus(t, args...)
+		if code != exitUsage || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q", c.args, code, stderr)
+		}
+	}
+}
+
+// TestInterruptKeepsTrace is issue 16 item 4: an interrupted cycle-level
+// run exits 130, says where it stopped and where the trace is, and the
+// trace reads back, marked partial.
+func TestInterruptKeepsTrace(t *testing.T) {
+	dir := t.TempDir()
+	tr := filepath.Join(dir, "run.gz")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(300*time.Millisecond, cancel)
+	var out, errb bytes.Buffer
+	code := execute(ctx, []string{"sim", "--kernel", forever, "--graph", "uniform:v=400,d=4", "--fpgas", "2", "--pes", "2",
+		"--detail", "cycle", "--max-supersteps", "100000000", "--trace", tr}, &out, &errb)
+	if code != exitInterrupted || !strings.Contains(errb.String(), "interrupted at cycle") || !strings.Contains(errb.String(), "the trace so far is in "+tr) {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	stdout, stderr, code := runStatus(t, "trace", "show", tr)
+	if code != 0 || !strings.Contains(stdout, "partial  the run stopped early (interrupted)") {
+		t.Fatalf("trace show: exit %d, %q %q", code, stdout[:min(len(stdout), 400)], stderr)
+	}
+}
+
+// TestInterruptContext: the first SIGINT cancels the context instead of
+// killing the program.
+func TestInterruptContext(t *testing.T) {
+	var errb bytes.Buffer
+	ctx, stop := interruptContext(&errb)
+	defer stop()
+	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("SIGINT did not cancel the context")
 	}
 }
