@@ -77,7 +77,7 @@ type Setup struct {
 	// many supersteps, at every level of detail (0:
 	// kernel.DefaultMaxSupersteps, as the reference engine).
 	MaxSupersteps int
-	Progress  func(Progress)
+	Progress      func(Progress)
 	// Listener observes the run (trace recording).
 	Listener Listener
 
