@@ -40,8 +40,12 @@ func (f *graphFlags) load(weighted bool) (*graph.Graph, error) {
 	if err != nil {
 		return nil, usageError{err}
 	}
-	return graph.Load(f.spec, graph.ReadOptions{Format: format, Directed: f.directed, Weighted: weighted,
+	g, err := graph.Load(f.spec, graph.ReadOptions{Format: format, Directed: f.directed, Weighted: weighted,
 		RandomWeights: f.randomWeights, Seed: f.seed})
+	if err != nil {
+		return nil, usageError{err} // a missing or malformed graph file, a bad generator spec
+	}
+	return g, nil
 }
 
 // parseParams turns repeated --param k=v flags into a map.

@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -378,5 +380,127 @@ func TestInterruptContext(t *testing.T) {
 	case <-ctx.Done():
 	case <-time.After(5 * time.Second):
 		t.Fatal("SIGINT did not cancel the context")
+	}
+}
+
+// TestUnbuildableDesignsAreRefused is issue 16 item 5: sim and export run
+// the model's capacity check (more PEs than fit, data beyond the on-chip
+// memory) and refuse what the board cannot hold, unless
+// --force-unbuildable.
+func TestUnbuildableDesignsAreRefused(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		design []string
+		want   string
+	}{
+		{[]string{"--graph", "uniform:v=1000,d=4", "--fpgas", "1", "--pes", "1000"}, "at most 9"},
+		{[]string{"--graph", "uniform:v=300000,d=16", "--fpgas", "1", "--pes", "9", "--mem", "bram"}, "edges in BRAM need"},
+	} {
+		for _, cmd := range []string{"sim", "model", "export"} {
+			out := filepath.Join(dir, "proj")
+			args := append([]string{cmd, "--kernel", "wcc", "--no-latency"}, c.design...)
+			switch cmd {
+			case "sim":
+				args = slices.DeleteFunc(args, func(s string) bool { return s == "--no-latency" })
+			case "export":
+				args = append(slices.DeleteFunc(args, func(s string) bool { return s == "--no-latency" }), "--out", out)
+			}
+			_, stderr, code := runStatus(t, args...)
+			if code != exitUsage || !strings.Contains(stderr, c.want) {
+				t.Errorf("%s %v: exit %d, stderr %q", cmd, c.design, code, stderr)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Fatalf("export wrote an unbuildable project")
+			}
+		}
+	}
+	_, stderr, code := runStatus(t, "sim", "--kernel", "wcc", "--graph", "uniform:v=1000,d=4", "--fpgas", "1", "--pes", "16", "--force-unbuildable")
+	if code != 0 {
+		t.Fatalf("--force-unbuildable: exit %d, %s", code, stderr)
+	}
+}
+
+// TestNotebookWritesOutsideRefused is issue 16 item 3: `run` refuses a
+// notebook whose trace or forced export would land outside its folder
+// (absolute, "..", or through a link), naming file and line, unless
+// --allow-outside; paths inside the folder, and exports that only create,
+// run as before.
+func TestNotebookWritesOutsideRefused(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "nb")
+	os.MkdirAll(dir, 0o755)
+	os.Symlink(base, filepath.Join(dir, "up"))
+	abs := filepath.Join(base, "abs.gz")
+	head := smallNotebook + "\n[[cell]]\nkind = \"simulate\"\ndetail = \"fast\"\n"
+	for _, c := range []struct {
+		cells   string
+		outside bool
+	}{
+		{head + "trace = \"in.gz\"\n", false},
+		{head + "trace = \"sub/../in2.gz\"\n", false},
+		{head + "trace = " + strconv.Quote(abs) + "\n", true},
+		{head + "trace = \"../up.gz\"\n", true},
+		{head + "trace = \"up/link.gz\"\n", true},
+		{smallNotebook + "\n[[cell]]\nkind = \"export\"\nout = \"../proj\"\nforce = true\n", true},
+		{smallNotebook + "\n[[cell]]\nkind = \"export\"\nout = \"../proj2\"\n", false},
+	} {
+		nb := filepath.Join(dir, "n.gravf.toml")
+		os.WriteFile(nb, []byte(c.cells), 0o644)
+		_, stderr, code := runStatus(t, "run", nb)
+		if !c.outside {
+			if code != 0 {
+				t.Errorf("inside:\n%s\nexit %d: %s", c.cells, code, stderr)
+			}
+			continue
+		}
+		line := 0
+		for i, l := range strings.Split(c.cells, "\n") {
+			if strings.HasPrefix(l, "trace =") || strings.HasPrefix(l, "out =") {
+				line = i + 1
+			}
+		}
+		if code != exitUsage || !strings.Contains(stderr, "--allow-outside") || !strings.Contains(stderr, fmt.Sprintf("%s:%d: cell 5", nb, line)) {
+			t.Errorf("outside:\n%s\nexit %d: %s (want line %d)", c.cells, code, stderr, line)
+		}
+		written := []string{abs, filepath.Join(base, "up.gz"), filepath.Join(base, "link.gz"), filepath.Join(base, "proj")}
+		for _, f := range written {
+			if _, err := os.Stat(f); err == nil {
+				t.Fatalf("%s was written", f)
+			}
+		}
+		if _, stderr, code := runStatus(t, "run", nb, "--allow-outside"); code != 0 {
+			t.Errorf("--allow-outside: exit %d: %s", code, stderr)
+		}
+		for _, f := range written {
+			os.RemoveAll(f)
+		}
+	}
+}
+
+// TestKernelErrorsSameStatusEverywhere is issue 16 item 9: a kernel with
+// an error exits 2 from kernels show as from ref, with one message (no
+// follow-up error); a binary graph file is not called empty.
+func TestKernelErrorsSameStatusEverywhere(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "bad")
+	os.MkdirAll(dir, 0o755)
+	src, err := os.ReadFile("../../samples/kernels/pr/kernel.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(string(src), "contrib = update.rank / f32(degree)", "contrib = update.rank / degree", 1)
+	os.WriteFile(filepath.Join(dir, "kernel.toml"), []byte(bad), 0o644)
+	_, e1, c1 := runStatus(t, "kernels", "show", dir)
+	_, e2, c2 := runStatus(t, "ref", "--kernel", dir, "--graph", "line:n=4")
+	if c1 != exitUsage || c2 != exitUsage || e1 != e2 {
+		t.Fatalf("kernels show: %d %q; ref: %d %q", c1, e1, c2, e2)
+	}
+	if strings.Contains(e1, "must assign") || strings.Count(e1, "kernel.toml:") != 1 {
+		t.Fatalf("follow-up errors: %q", e1)
+	}
+	g := filepath.Join(t.TempDir(), "g.bin")
+	os.WriteFile(g, make([]byte, 4096), 0o644)
+	_, stderr, code := runStatus(t, "graph", "stats", "--graph", g)
+	if code != exitUsage || !strings.Contains(stderr, "binary data") {
+		t.Fatalf("binary graph: exit %d, %q", code, stderr)
 	}
 }
