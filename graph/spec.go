@@ -253,12 +253,17 @@ func (s GenSpec) Validate() error {
 // those options applied, so it still reproduces the graph. Generators are
 // seeded by the spec's seed only (opt.Seed and opt.Format are for files).
 // Any other spec is a file path and goes to ReadFile with opt unchanged.
+// A graph that would need more memory than the process may use
+// (internal/membudget) fails before anything is allocated.
 func Load(spec string, opt ReadOptions) (*Graph, error) {
 	s, err := ParseSpec(spec)
 	if err != nil {
 		return nil, err
 	}
 	if s.IsFile() {
+		if err := checkFileMemory(s.File); err != nil {
+			return nil, err
+		}
 		g, err := ReadFile(s.File, opt)
 		if err != nil && errors.Is(err, fs.ErrNotExist) && looksLikeGenSpec(s.File) {
 			return nil, fmt.Errorf("%w (not a generator either: known kinds are %s)", err, joinKeys(GenKinds))
@@ -271,6 +276,9 @@ func Load(spec string, opt ReadOptions) (*Graph, error) {
 	}
 	if g.MaxWeight == 0 && opt.Weighted {
 		g.MaxWeight = max(opt.RandomWeights, 1)
+	}
+	if err := checkGenMemory(g); err != nil {
+		return nil, err
 	}
 	return Generate(g)
 }

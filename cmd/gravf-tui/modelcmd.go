@@ -120,7 +120,11 @@ recommendations in plain words.
 			}
 			var steps []kernel.Superstep
 			if !noLatency {
-				res, err := kernel.Run(cmd.Context(), k, g, kernel.RunOptions{})
+				prog := newProgress(cmd.ErrOrStderr())
+				res, err := kernel.Run(cmd.Context(), k, g, kernel.RunOptions{Progress: func(s kernel.Superstep) {
+					prog.line(fmt.Sprintf("reference run for the latency-aware prediction: superstep %d", s.Index+1))
+				}})
+				prog.done()
 				var le *kernel.LimitError
 				if errors.As(err, &le) {
 					return limitError{fmt.Errorf("the reference run for the latency-aware prediction: %w (--no-latency skips it)", err)}

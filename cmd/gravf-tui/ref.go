@@ -22,9 +22,11 @@ type graphFlags struct {
 	directed      bool
 	randomWeights uint32
 	seed          uint64
+	stderr        func() io.Writer // where loading shows its progress
 }
 
 func (f *graphFlags) register(cmd *cobra.Command) {
+	f.stderr = cmd.ErrOrStderr
 	cmd.Flags().StringVar(&f.spec, "graph", "", "graph: a file, or a generator such as uniform:v=65536,d=32,seed=1, rmat:scale=16,ef=16, layered:w=64,d=256, line:n=1000, grid:rows=100,cols=100")
 	cmd.Flags().StringVar(&f.format, "format", "auto", "file format: auto, edgelist, mtx, metis, dimacs")
 	cmd.Flags().BoolVar(&f.directed, "directed", false, "keep arcs as given (default: symmetrise every edge)")
@@ -40,8 +42,17 @@ func (f *graphFlags) load(weighted bool) (*graph.Graph, error) {
 	if err != nil {
 		return nil, usageError{err}
 	}
-	g, err := graph.Load(f.spec, graph.ReadOptions{Format: format, Directed: f.directed, Weighted: weighted,
-		RandomWeights: f.randomWeights, Seed: f.seed})
+	var g *graph.Graph
+	load := func() (err error) {
+		g, err = graph.Load(f.spec, graph.ReadOptions{Format: format, Directed: f.directed, Weighted: weighted,
+			RandomWeights: f.randomWeights, Seed: f.seed})
+		return err
+	}
+	if f.stderr != nil {
+		err = during(f.stderr(), "loading "+f.spec, load)
+	} else {
+		err = load()
+	}
 	if err != nil {
 		return nil, usageError{err} // a missing or malformed graph file, a bad generator spec
 	}

@@ -504,3 +504,34 @@ func TestKernelErrorsSameStatusEverywhere(t *testing.T) {
 		t.Fatalf("binary graph: exit %d, %q", code, stderr)
 	}
 }
+
+// runMainEnv makes the test binary act as gravf-tui, so that a test can
+// run the program under limits a process must be started with (ulimit).
+const runMainEnv = "GRAVF_TEST_RUN_MAIN"
+
+func init() {
+	if os.Getenv(runMainEnv) == "1" {
+		os.Args = append([]string{"gravf-tui"}, os.Args[1:]...)
+		main()
+	}
+}
+
+// TestMemoryLimitIsAnError is issue 16 item 10: under ulimit -v 3 GB,
+// rmat:scale=26 fails at once with a message (it died with Go's
+// out-of-memory dump before).
+func TestMemoryLimitIsAnError(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("sh", "-c", `ulimit -v 3000000 && exec "$0" graph stats --graph rmat:scale=26,ef=16`, exe)
+	cmd.Env = append(os.Environ(), runMainEnv+"=1")
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitUsage || !strings.Contains(string(out), "needs about") || !strings.Contains(string(out), "ulimit -v") {
+		t.Fatalf("err %v, output:\n%s", err, out)
+	}
+	if strings.Contains(string(out), "fatal error") {
+		t.Fatalf("the runtime ran out of memory:\n%s", out)
+	}
+}
