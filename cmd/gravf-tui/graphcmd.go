@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/gravf-tui/gravf-tui/graph"
@@ -53,6 +54,10 @@ func newGraphCmd() *cobra.Command {
 				return usageError{err}
 			}
 			p, err := graph.NewPartition(cmd.Context(), g, graph.PartitionOptions{FPGAs: fpgas, PEs: pes, Method: m, UFactor: ufactor})
+			var oe *graph.OptionError
+			if errors.As(err, &oe) {
+				return usageError{err}
+			}
 			if err != nil {
 				return err
 			}

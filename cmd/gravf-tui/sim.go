@@ -169,7 +169,11 @@ func (sf simFlags) checkLimits(detail sim.Detail) error {
 // the result should be printed.
 func (sf simFlags) stopped(cmd *cobra.Command, err error) (keep bool, _ error) {
 	var se *sim.StopError
-	if !errors.As(err, &se) {
+	var oe *graph.OptionError
+	switch {
+	case errors.As(err, &oe):
+		return false, usageError{err} // sizes the partitioner cannot serve
+	case !errors.As(err, &se):
 		return err == nil, err
 	}
 	kept := ""
