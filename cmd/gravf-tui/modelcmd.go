@@ -58,19 +58,6 @@ func (f *modelFlags) peDesign() (model.PEDesign, error) {
 	return d, nil
 }
 
-// platform loads the board and builds the model's platform.
-func (f *modelFlags) platform(cost *kernel.PECost) (*boards.Board, *model.Platform, error) {
-	b, err := boards.Load(f.board)
-	if err != nil {
-		return nil, nil, usageError{err}
-	}
-	p, err := model.FromBoardKernel(b, "", cost)
-	if err != nil {
-		return nil, nil, usageError{err}
-	}
-	return b, p, nil
-}
-
 // platformFor loads the board and builds the model's platform with the
 // PE cost the notebooks use too (explorer.PECost: synthesised by export
 // --estimate-only when cached, else the kernel's estimate).
