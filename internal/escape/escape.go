@@ -70,9 +70,21 @@ func Tcl(s string) string {
 	return b.String()
 }
 
-// YAML quotes s as a double-quoted YAML scalar (JSON's string syntax,
-// which YAML 1.2 includes).
+// yamlPlain is a string YAML reads back as itself when written bare:
+// words of letters, digits and _ . / + , - separated by single spaces.
+var yamlPlain = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_./+,-]*( [A-Za-z0-9_./+,-]+)*$`)
+
+// YAML writes s as a YAML scalar: bare when it reads back as the same
+// string (not a word YAML takes for a boolean or null), else double-quoted
+// (JSON's string syntax, which YAML 1.2 includes).
 func YAML(s string) string {
+	switch strings.ToLower(s) {
+	case "null", "true", "false", "yes", "no", "on", "off", "y", "n":
+	default:
+		if yamlPlain.MatchString(s) {
+			return s
+		}
+	}
 	b, _ := json.Marshal(s) // a string always marshals
 	return string(b)
 }

@@ -138,15 +138,30 @@ func decodeHex(t *testing.T, h string) string {
 	return string(b)
 }
 
-func TestYAMLIsAJSONString(t *testing.T) {
-	for _, s := range hostile {
-		var got string
-		if err := json.Unmarshal([]byte(YAML(s)), &got); err != nil || (got != s && strings.ToValidUTF8(s, "\uFFFD") == s) {
-			t.Errorf("YAML(%q) = %s: %v", s, YAML(s), err)
-		}
-		if strings.ContainsAny(YAML(s), "\n\r") {
+func TestYAMLScalars(t *testing.T) {
+	for _, s := range append(hostile, "null", "Yes", "GraVF-M wcc on 2 x ac510", "a: b", "a #b", " lead", "trail ", "1e3") {
+		y := YAML(s)
+		if strings.ContainsAny(y, "\n\r") {
 			t.Errorf("YAML(%q) spans lines", s)
 		}
+		if strings.HasPrefix(y, `"`) {
+			var got string
+			if err := json.Unmarshal([]byte(y), &got); err != nil || (got != s && strings.ToValidUTF8(s, "\uFFFD") == s) {
+				t.Errorf("YAML(%q) = %s: %v", s, y, err)
+			}
+			continue
+		}
+		// Bare: only words YAML reads as strings.
+		if y != s || strings.Contains(y, ": ") || strings.Contains(y, " #") || !yamlPlain.MatchString(y) {
+			t.Errorf("YAML(%q) = %s is bare but not plain", s, y)
+		}
+		switch strings.ToLower(y) {
+		case "null", "true", "false", "yes", "no", "on", "off":
+			t.Errorf("YAML(%q) left a keyword bare", s)
+		}
+	}
+	if YAML("GraVF-M wcc on 2 x ac510") != "GraVF-M wcc on 2 x ac510" {
+		t.Error("a plain description is quoted")
 	}
 }
 
