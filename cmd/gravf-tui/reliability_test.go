@@ -159,6 +159,9 @@ func TestOutputIsNotInput(t *testing.T) {
 		t.Fatalf("the input graph now holds %q", b)
 	}
 
+	if _, stderr, code := runStatus(t, "sim", "--kernel", "wcc", "--graph", g, "--fpgas", "1", "--pes", "1", "--trace", link); code != exitUsage || !strings.Contains(stderr, "is the input --graph") {
+		t.Fatalf("sim --trace onto the graph: exit %d, %q", code, stderr)
+	}
 	tr := filepath.Join(dir, "t.gz")
 	if _, stderr, code := runStatus(t, "sim", "--kernel", "wcc", "--graph", g, "--fpgas", "1", "--pes", "1", "--detail", "cycle", "--trace", tr); code != 0 {
 		t.Fatal(stderr)
@@ -533,5 +536,52 @@ func TestMemoryLimitIsAnError(t *testing.T) {
 	}
 	if strings.Contains(string(out), "fatal error") {
 		t.Fatalf("the runtime ran out of memory:\n%s", out)
+	}
+}
+
+// TestKilledWriteIsCleanedUp is issue 16 item 9: a write killed with
+// SIGKILL leaves its temporary file beside the target (not in $TMPDIR)
+// and the target untouched; the next write of the same file removes it.
+func TestKilledWriteIsCleanedUp(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	tr := filepath.Join(dir, "run.gz")
+	os.WriteFile(tr, []byte("the previous trace"), 0o644)
+	cmd := exec.Command(exe, "sim", "--kernel", forever, "--graph", "uniform:v=400,d=4", "--fpgas", "2", "--pes", "2",
+		"--detail", "cycle", "--max-supersteps", "100000000", "--trace", tr)
+	cmd.Env = append(os.Environ(), runMainEnv+"=1", "TMPDIR="+t.TempDir())
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	temps := func() []string {
+		var out []string
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name(), ".run.gz.tmp") {
+				out = append(out, e.Name())
+			}
+		}
+		return out
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for len(temps()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if len(temps()) != 1 {
+		t.Fatalf("temporary files beside the target while running: %v", temps())
+	}
+	if b, _ := os.ReadFile(tr); string(b) != "the previous trace" {
+		t.Fatalf("the killed write changed the target: %q", b)
+	}
+	if _, stderr, code := runStatus(t, "sim", "--kernel", "wcc", "--graph", "line:n=8", "--fpgas", "1", "--pes", "1", "--detail", "cycle", "--trace", tr); code != 0 {
+		t.Fatal(stderr)
+	}
+	if left := temps(); len(left) != 0 {
+		t.Fatalf("the next write left %v", left)
 	}
 }

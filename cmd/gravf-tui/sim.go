@@ -67,6 +67,11 @@ states are checked against nothing here; result_sha256 equals the SHA-256 of
 			if err := sf.checkLimits(detail); err != nil {
 				return err
 			}
+			if sf.trace != "" {
+				if err := checkNotInput(sf.trace, map[string]string{"--graph": gf.spec, "--board": mf.board}); err != nil {
+					return err
+				}
+			}
 			part, err := graph.ParsePartitioner(sf.partition)
 			if err != nil {
 				return usageError{err}
