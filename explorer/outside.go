@@ -54,7 +54,7 @@ func (nb *Notebook) WritesOutside() []OutsideWrite {
 		}
 		line := c.Line
 		if c.raw != "" {
-			line = keyLine(c.raw, key, c.Line)
+			line = rawKeyLine(c.raw, key, c.Line)
 		}
 		out = append(out, OutsideWrite{Cell: i, Line: line, Key: key, Path: p})
 	}
@@ -91,4 +91,24 @@ func inside(home, path string) bool {
 	}
 	rel, err := filepath.Rel(home, abs)
 	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(os.PathSeparator)) && !filepath.IsAbs(rel)
+}
+
+// rawKeyLine finds the line of `key = ...` in a cell's source text, whose
+// [[cell]] header is at line header of the file (comments may come before
+// it); it returns header when the key is not there.
+func rawKeyLine(raw, key string, header int) int {
+	at := -1
+	for i, l := range strings.Split(raw, "\n") {
+		t := strings.TrimSpace(l)
+		if at < 0 {
+			if strings.HasPrefix(t, "[[cell]]") {
+				at = i
+			}
+			continue
+		}
+		if k, _, ok := strings.Cut(t, "="); ok && strings.TrimSpace(k) == key {
+			return header + i - at
+		}
+	}
+	return header
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gravf-tui/gravf-tui/internal/testenv"
 )
 
 // Seeds shared by the fuzz targets: small valid files of every format and a
@@ -39,7 +41,9 @@ func fuzzReadCheck(t *testing.T, data []byte, format Format, flags uint8) *Graph
 	if flags&4 != 0 {
 		opt.RandomWeights = uint32(flags>>3) + 1
 	}
-	g, err := Read(bytes.NewReader(data), "fuzz.in", opt)
+	var g *Graph
+	var err error
+	testenv.WithinBudget(t, len(data), func() { g, err = Read(bytes.NewReader(data), "fuzz.in", opt) })
 	if err != nil {
 		if !strings.HasPrefix(err.Error(), "fuzz.in") {
 			t.Fatalf("error does not name the file: %v", err)
@@ -102,7 +106,9 @@ func FuzzDetect(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte, k uint8) {
 		name := names[int(k)%len(names)]
-		format, err := DetectFormat(name, data)
+		var format Format
+		var err error
+		testenv.WithinBudget(t, len(data), func() { format, err = DetectFormat(name, data) })
 		if err != nil {
 			if format != FormatAuto || !strings.HasPrefix(err.Error(), name) {
 				t.Fatalf("DetectFormat = %q, %v", format, err)
@@ -110,7 +116,9 @@ func FuzzDetect(f *testing.F) {
 		} else if !slices.Contains(Formats, format) {
 			t.Fatalf("DetectFormat = %q", format)
 		}
-		g, rerr := Read(bytes.NewReader(data), name, ReadOptions{})
+		var g *Graph
+		var rerr error
+		testenv.WithinBudget(t, len(data), func() { g, rerr = Read(bytes.NewReader(data), name, ReadOptions{}) })
 		if rerr == nil {
 			readWellFormed(t, g)
 		}

@@ -3,6 +3,8 @@ package graph
 import (
 	"strings"
 	"testing"
+
+	"github.com/gravf-tui/gravf-tui/internal/testenv"
 )
 
 func TestParseSpec(t *testing.T) {
@@ -145,7 +147,9 @@ func FuzzParseSpec(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		s, err := ParseSpec(in)
+		var s Spec
+		var err error
+		testenv.WithinBudget(t, len(in), func() { s, err = ParseSpec(in) })
 		if err != nil {
 			return
 		}

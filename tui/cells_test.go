@@ -330,7 +330,7 @@ func TestFieldHint(t *testing.T) {
 	c := focusKind(t, a, explorer.KindPlatform)
 	press(a, "enter")
 	focusField(t, c, "set.memory.sustained_gib_s")
-	if v := c.View(); !strings.Contains(v, "sustained bandwidth (0: not") || !strings.Contains(v, "measured)") {
+	if v := c.View(); !strings.Contains(v, "measured bandwidth per FPGA, 0") || !strings.Contains(v, "not measured") {
 		t.Errorf("the focused field's hint is cut off:\n%s", v)
 	}
 	focusField(t, c, "set.memory.peak_gib_s")

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/gravf-tui/gravf-tui/explorer"
 	"github.com/spf13/cobra"
@@ -109,6 +110,9 @@ Interrupting a --sim sweep prints what was finished (complete: false).`,
 
 // flagFor maps a cell key to the flag that set it.
 func flagFor(key string) string {
+	if strings.HasPrefix(key, "set.") {
+		return "--set"
+	}
 	switch key {
 	case "grid":
 		return "--sweep"
