@@ -149,7 +149,7 @@ func (e *evaluator) platform(in *Platform) (Output, error) {
 	}
 	b, err := boards.Load(name)
 	if err != nil {
-		return nil, err
+		return nil, fieldErr(KindPlatform, "board", err)
 	}
 	b, err = applyBoardParams(b, in.Set)
 	if err != nil {
@@ -166,7 +166,8 @@ func (e *evaluator) platform(in *Platform) (Output, error) {
 		o.Params = append(o.Params, ParamValue{Name: p.Name, Value: p.Get(b), Unit: p.Unit, Overridden: set})
 	}
 	if b.MaxFPGAs > 0 && in.FPGAs > b.MaxFPGAs {
-		return nil, fmt.Errorf("fpgas %d: %s has at most %d FPGAs", in.FPGAs, b.Name, b.MaxFPGAs)
+		return nil, &FieldError{Kind: KindPlatform, Key: "fpgas", Msg: fmt.Sprintf("%s has at most %d FPGAs", b.Name, b.MaxFPGAs),
+			Err: fmt.Errorf("fpgas %d: %s has at most %d FPGAs", in.FPGAs, b.Name, b.MaxFPGAs)}
 	}
 	return o, nil
 }
@@ -246,7 +247,7 @@ func (e *evaluator) kernel(in *Kernel) (Output, error) {
 	}
 	spec, err := samples.LoadKernel(name)
 	if err != nil {
-		return nil, err
+		return nil, fieldErr(KindKernel, "kernel", err)
 	}
 	spec, edited, err := editWidths(spec, in.Widths)
 	if err != nil {
@@ -278,7 +279,7 @@ func (e *evaluator) kernel(in *Kernel) (Output, error) {
 	}
 	for k := range in.Params {
 		if _, ok := o.Params[k]; !ok {
-			return nil, fmt.Errorf("params: kernel %s has no parameter %q", spec.Name, k)
+			return nil, &FieldError{Kind: KindKernel, Key: "params." + k, Err: fmt.Errorf("params: kernel %s has no parameter %q", spec.Name, k)}
 		}
 	}
 	for _, p := range []*kernel.Program{spec.Init, spec.Gather, spec.Apply, spec.Scatter} {
@@ -332,16 +333,17 @@ func editWidths(spec *kernel.Spec, widths map[string]string) (*kernel.Spec, map[
 			}
 		}
 		if !found {
-			return nil, nil, fmt.Errorf("widths: kernel %s has no field %s", spec.Name, key)
+			return nil, nil, &FieldError{Kind: KindKernel, Key: "widths." + key, Err: fmt.Errorf("widths: kernel %s has no field %s", spec.Name, key)}
 		}
 	}
 	// Check the edit now, so that a width the programs cannot use is
-	// reported by the kernel cell.
+	// reported by the kernel cell, at the last width edited.
+	last := "widths." + sortedKeys(widths)[len(widths)-1]
 	if _, err := c.Sizes(32); err != nil {
-		return nil, nil, fmt.Errorf("widths: %w", err)
+		return nil, nil, &FieldError{Kind: KindKernel, Key: last, Msg: err.Error(), Err: fmt.Errorf("widths: %w", err)}
 	}
 	if _, err := c.Bind(kernel.Env{Vertices: 2}); err != nil {
-		return nil, nil, fmt.Errorf("widths: %w", err)
+		return nil, nil, &FieldError{Kind: KindKernel, Key: last, Msg: err.Error(), Err: fmt.Errorf("widths: %w", err)}
 	}
 	return &c, edited, nil
 }
@@ -431,14 +433,26 @@ func (e *evaluator) dataset(in *Dataset) (Output, error) {
 			if os.Getenv(DatasetsEnv) == "" {
 				hint = " (relative names are looked up beside the notebook, then in $" + DatasetsEnv + ")"
 			}
-			return nil, fmt.Errorf("graph %s: %w%s", spec, fs.ErrNotExist, hint)
+			return nil, &FieldError{Kind: KindDataset, Key: "graph", Msg: "no such file" + hint, Err: fmt.Errorf("graph %s: %w%s", spec, fs.ErrNotExist, hint)}
 		}
 		spec = file
 	}
-	g, err := graph.Load(spec, graph.ReadOptions{Format: format, Directed: in.Directed, Weighted: weighted, RandomWeights: in.RandomWeights, Seed: in.WeightSeed})
+	what := "generating " + in.Graph
+	if file != "" {
+		what = "loading " + in.Graph
+	}
+	e.progress(Progress{Text: what})
+	g, err := graph.LoadContext(e.ctx, spec, graph.ReadOptions{Format: format, Directed: in.Directed, Weighted: weighted, RandomWeights: in.RandomWeights, Seed: in.WeightSeed},
+		func(p graph.LoadProgress) {
+			e.progress(Progress{Text: what + ": " + p.Stage, Done: p.Done, Total: p.Total})
+		})
+	if err != nil && !isCancel(err) {
+		return nil, fieldErr(KindDataset, "graph", err)
+	}
 	if err != nil {
 		return nil, err
 	}
+	e.progress(Progress{Text: "degree statistics of " + in.Graph})
 	return &DatasetOutput{Spec: in.Graph, File: file, Stats: graph.ComputeStats(g), graph: g}, nil
 }
 
@@ -503,7 +517,12 @@ func bindKernel(s *kernel.Spec, g *graph.Graph, params map[string]string) (*kern
 func (e *evaluator) supersteps(d *design) ([]kernel.Superstep, error) {
 	key := "ref:" + e.depHash(KindKernel) + "/" + e.depHash(KindDataset)
 	return memo(e.job.cache, key, func() ([]kernel.Superstep, error) {
-		res, err := kernel.Run(e.ctx, d.kernel, d.graph, kernel.RunOptions{})
+		var msgs int64
+		e.progress(Progress{Text: "reference run (for the latency-aware prediction)"})
+		res, err := kernel.Run(e.ctx, d.kernel, d.graph, kernel.RunOptions{Progress: func(s kernel.Superstep) {
+			msgs += s.Messages
+			e.progress(Progress{Text: fmt.Sprintf("reference run (for the latency-aware prediction): superstep %d done, %s messages", s.Index, groupDigits(msgs))})
+		}})
 		if err != nil {
 			return nil, err
 		}

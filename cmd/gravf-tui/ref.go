@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -22,11 +23,11 @@ type graphFlags struct {
 	directed      bool
 	randomWeights uint32
 	seed          uint64
-	stderr        func() io.Writer // where loading shows its progress
+	cmd           *cobra.Command // whose context and stderr loading uses
 }
 
 func (f *graphFlags) register(cmd *cobra.Command) {
-	f.stderr = cmd.ErrOrStderr
+	f.cmd = cmd
 	cmd.Flags().StringVar(&f.spec, "graph", "", "graph: a file, or a generator such as uniform:v=65536,d=32,seed=1, rmat:scale=16,ef=16, layered:w=64,d=256, line:n=1000, grid:rows=100,cols=100")
 	cmd.Flags().StringVar(&f.format, "format", "auto", "file format: auto, edgelist, mtx, metis, dimacs")
 	cmd.Flags().BoolVar(&f.directed, "directed", false, "keep arcs as given (default: symmetrise every edge)")
@@ -42,19 +43,24 @@ func (f *graphFlags) load(weighted bool) (*graph.Graph, error) {
 	if err != nil {
 		return nil, usageError{err}
 	}
-	var g *graph.Graph
-	load := func() (err error) {
-		g, err = graph.Load(f.spec, graph.ReadOptions{Format: format, Directed: f.directed, Weighted: weighted,
-			RandomWeights: f.randomWeights, Seed: f.seed})
-		return err
+	opt := graph.ReadOptions{Format: format, Directed: f.directed, Weighted: weighted, RandomWeights: f.randomWeights, Seed: f.seed}
+	ctx, prog := context.Background(), newProgress(io.Discard)
+	if f.cmd != nil {
+		ctx, prog = f.cmd.Context(), newProgress(f.cmd.ErrOrStderr())
 	}
-	if f.stderr != nil {
-		err = during(f.stderr(), "loading "+f.spec, load)
-	} else {
-		err = load()
-	}
-	if err != nil {
-		return nil, usageError{err} // a missing or malformed graph file, a bad generator spec
+	g, err := graph.LoadContext(ctx, f.spec, opt, func(p graph.LoadProgress) {
+		text := "loading " + f.spec + ": " + p.Stage
+		if p.Total > 0 {
+			text += fmt.Sprintf(" %.0f %%", 100*float64(p.Done)/float64(p.Total))
+		}
+		prog.line(text)
+	})
+	prog.done()
+	switch {
+	case errors.Is(err, context.Canceled):
+		return nil, err
+	case err != nil:
+		return nil, usageError{err} // a missing or malformed graph file, a bad generator spec, too little memory
 	}
 	return g, nil
 }

@@ -5,14 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"strings"
 	"time"
 
 	"github.com/gravf-tui/gravf-tui/explorer"
 
 	"github.com/gravf-tui/gravf-tui/graph"
-	"github.com/gravf-tui/gravf-tui/internal/membudget"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
 	"github.com/gravf-tui/gravf-tui/sim"
@@ -226,34 +224,6 @@ func (p *progress) line(text string) {
 		text = text[:70]
 	}
 	fmt.Fprintf(p.w, "\r%-70s %.1fs ", text, now.Sub(p.start).Seconds())
-}
-
-// during shows "what: N s, X in use" on w while f runs longer than a
-// second (loading a large graph, say), so that a long phase is never
-// silent.
-func during(w io.Writer, what string, f func() error) error {
-	p := newProgress(w)
-	stop, stopped := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(stopped)
-		t := time.NewTicker(250 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-				var ms runtime.MemStats
-				runtime.ReadMemStats(&ms)
-				p.line(fmt.Sprintf("%s: %s in use", what, membudget.FormatSize(ms.HeapAlloc)))
-			}
-		}
-	}()
-	err := f()
-	close(stop)
-	<-stopped
-	p.done()
-	return err
 }
 
 func (p *progress) done() {
