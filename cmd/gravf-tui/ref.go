@@ -155,7 +155,7 @@ Per-superstep counts go to stderr.`,
 		},
 	}
 	gf.register(cmd)
-	cmd.Flags().StringVar(&kname, "kernel", "", "kernel: a built-in name (see `gravf-tui kernels`) or a folder with kernel.toml")
+	cmd.Flags().StringVar(&kname, "kernel", "", "kernel: a built-in name (see gravf-tui kernels) or a folder with kernel.toml")
 	cmd.Flags().StringArrayVar(&params, "param", nil, "kernel parameter name=value (vertex parameters take the input's labels); repeatable")
 	cmd.Flags().StringVar(&out, "out", "-", "output TSV file ('-' for stdout)")
 	cmd.Flags().IntVar(&maxSteps, "max-supersteps", 0, "stop a kernel that has not converged after this many supersteps (0: max(1000, V+2)); reaching it is an error unless --partial")
