@@ -70,8 +70,8 @@ type Setup struct {
 	// PE is the processing element's micro-architecture: PEGenerated (the
 	// default, "") or PEPaper.
 	PE PEDesign
-	// MaxCycles stops a cycle-level run (0: no limit besides the deadlock
-	// detector); fast detail refuses it, since it does not step cycles.
+	// MaxCycles stops a run at this many simulated cycles (0: no limit
+	// besides the deadlock detector).
 	MaxCycles int64
 	// MaxSupersteps stops a run whose kernel has not converged after this
 	// many supersteps, at every level of detail (0:
@@ -150,8 +150,14 @@ type Result struct {
 	ModelTSys  float64 `json:"model_tsys"`
 	Efficiency float64 `json:"efficiency"`
 	// ResultSHA256 is the SHA-256 of the final states as `gravf-tui ref`
-	// writes them.
+	// writes them, and ResultOrder the order in which each vertex's
+	// messages were gathered: OrderReference (fast detail: the states are
+	// the reference engine's, so the hash is ref's) or OrderArrival (cycle
+	// detail: the machine's arrival order; integer gathers such as min and
+	// sums give ref's states all the same, f32 sums round differently, so
+	// PR's hash differs from ref's while its states agree within 1e-4).
 	ResultSHA256 string        `json:"result_sha256"`
+	ResultOrder  string        `json:"result_order"`
 	Wall         time.Duration `json:"-"`
 	WallSeconds  float64       `json:"wall_seconds"`
 	Params       Params        `json:"params"`
@@ -162,6 +168,12 @@ type Result struct {
 	States []uint64 `json:"-"`
 	Fields int      `json:"-"`
 }
+
+// Gather orders of Result.ResultOrder.
+const (
+	OrderReference = "reference"
+	OrderArrival   = "arrival"
+)
 
 // LinkStats is one direction of one FPGA pair.
 type LinkStats struct {
@@ -209,8 +221,10 @@ func Run(ctx context.Context, s *Setup) (*Result, error) {
 	if err := s.applyDefaults(); err != nil {
 		return nil, err
 	}
-	if s.MaxCycles > 0 && s.Detail == Fast {
-		return nil, errors.New("the cycle limit applies to cycle detail; fast detail does not step cycles (it stops at the superstep limit)")
+	if s.Detail == Fast && (s.FPGAs > 64 || s.Arch == model.GraVF && s.PEs+s.FPGAs-1 > 64) {
+		// The fast models keep sets of FPGAs (and GraVF's crossbar inputs) in
+		// 64-bit words.
+		return nil, fmt.Errorf("fast detail simulates up to 64 FPGAs (GraVF: PEs per FPGA + FPGAs - 1 up to 64); %d x %d needs --detail cycle", s.FPGAs, s.PEs)
 	}
 	if err := kernel.EdgeData(s.Kernel, s.Graph); err != nil {
 		return nil, err
@@ -230,6 +244,10 @@ func Run(ctx context.Context, s *Setup) (*Result, error) {
 		return nil, err
 	}
 	res.Detail, res.PE = s.Detail, s.PE
+	res.ResultOrder = OrderArrival
+	if s.Detail == Fast {
+		res.ResultOrder = OrderReference
+	}
 	res.Wall = time.Since(start)
 	res.WallSeconds = res.Wall.Seconds()
 	res.Params = p
@@ -246,18 +264,7 @@ func Run(ctx context.Context, s *Setup) (*Result, error) {
 // early returns its partial result and the *StopError.
 func (s *Setup) simulate(ctx context.Context, p Params) (*Result, *StopError, error) {
 	if s.Detail == Fast {
-		f := newFast(s, p)
-		ref, err := f.run(ctx)
-		if err == nil {
-			return f.result(ref), nil, nil
-		}
-		se, ok := asStop(err, f.cycles, len(f.steps))
-		if !ok {
-			return nil, nil, err
-		}
-		res := f.result(ref)
-		res.Stopped = se.Reason
-		return res, se, nil
+		return s.simulateFast(ctx, p)
 	}
 	var c *core
 	var err error
@@ -276,6 +283,37 @@ func (s *Setup) simulate(ctx context.Context, p Params) (*Result, *StopError, er
 		return nil, nil, err
 	}
 	return c.result(), nil, nil
+}
+
+// simulateFast runs fast detail. At the superstep limit the partial
+// result times the supersteps the reference engine ran, their messages
+// delivered; at the cycle limit there is no partial result (the reference
+// engine runs ahead of the timing, so no states match the cycle).
+func (s *Setup) simulateFast(ctx context.Context, p Params) (*Result, *StopError, error) {
+	var run func(context.Context) (*kernel.Result, error)
+	var result func(*kernel.Result) *Result
+	if s.Arch == model.GraVFM {
+		f := newFastM(ctx, s, p)
+		run, result = f.run, f.result
+	} else {
+		f := newFastG(ctx, s, p)
+		run, result = f.run, f.result
+	}
+	ref, err := run(ctx)
+	var le *kernel.LimitError
+	switch {
+	case errors.As(err, &le) && ref != nil:
+		res := result(ref)
+		if len(res.PerSuperstep) > le.Limit {
+			res.PerSuperstep = res.PerSuperstep[:le.Limit]
+			res.Supersteps = le.Limit
+		}
+		res.Stopped = StopSuperstepLimit
+		return res, &StopError{Reason: StopSuperstepLimit, Limit: int64(le.Limit), Cycle: res.Cycles, Superstep: le.Limit - 1, Err: err}, nil
+	case err != nil:
+		return nil, nil, err
+	}
+	return result(ref), nil, nil
 }
 
 // fillSteps turns superstep counters into the result's list; a superstep

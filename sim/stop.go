@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/gravf-tui/gravf-tui/kernel"
@@ -16,12 +15,12 @@ const (
 
 // StopError is the error of a run that stopped before the kernel
 // converged: at the superstep limit (Setup.MaxSupersteps, every level of
-// detail), at the cycle limit (Setup.MaxCycles, cycle detail), or because
-// its context was cancelled (cycle detail; fast detail returns the bare
-// context error). Run returns it together with the partial result: the
-// cycles, supersteps and statistics up to the stop, with Result.Stopped
-// set, so that a caller can keep the partial trace or print the partial
-// result when the user asked for it.
+// detail), at the cycle limit (Setup.MaxCycles), or because its context
+// was cancelled (cycle detail; fast detail returns the bare context
+// error). Run returns it together with the partial result (the cycles,
+// supersteps and statistics up to the stop, with Result.Stopped set) so
+// that a caller can keep the partial trace or print the partial result
+// when the user asked for it; fast detail has none at the cycle limit.
 type StopError struct {
 	Reason    string
 	Limit     int64 // the limit reached; 0 when interrupted
@@ -66,13 +65,4 @@ func (c *core) partialResult(se *StopError) *Result {
 	c.now++
 	r.Stopped = se.Reason
 	return r
-}
-
-// asStop turns the reference engine's limit error into a StopError.
-func asStop(err error, cycles int64, supersteps int) (*StopError, bool) {
-	var le *kernel.LimitError
-	if !errors.As(err, &le) {
-		return nil, false
-	}
-	return &StopError{Reason: StopSuperstepLimit, Limit: int64(le.Limit), Cycle: cycles, Superstep: supersteps - 1, Err: err}, true
 }

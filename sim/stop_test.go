@@ -106,12 +106,18 @@ func TestCycleLimit(t *testing.T) {
 	if !errors.As(err, &se) || se.Reason != sim.StopCycleLimit || res == nil || res.Cycles != 5000 || res.Stopped != sim.StopCycleLimit {
 		t.Fatalf("err = %v, result %+v", err, res)
 	}
-	// Fast detail does not step cycles: a cycle limit there is refused,
-	// not ignored.
-	s = foreverSetup(t, sim.Fast, model.GraVFM)
-	s.MaxCycles = 5000
-	if _, err := sim.Run(context.Background(), s); err == nil || !strings.Contains(err.Error(), "cycle detail") {
-		t.Fatalf("fast detail with a cycle limit: %v", err)
+	// Fast detail stops at the same limit (it was ignored before), with
+	// the same error and no partial result.
+	for _, arch := range []model.Arch{model.GraVFM, model.GraVF} {
+		s = foreverSetup(t, sim.Fast, arch)
+		s.MaxCycles = 5000
+		res, err := sim.Run(context.Background(), s)
+		if !errors.As(err, &se) || se.Reason != sim.StopCycleLimit || se.Limit != 5000 || res != nil {
+			t.Fatalf("fast %s with a cycle limit: err = %v, result %v", arch, err, res != nil)
+		}
+		if !strings.Contains(err.Error(), "cycle limit 5000") {
+			t.Errorf("fast %s: message %q", arch, err)
+		}
 	}
 }
 

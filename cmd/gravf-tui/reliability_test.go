@@ -331,13 +331,19 @@ func TestSuperstepLimitIsAnError(t *testing.T) {
 }
 
 // TestLimitFlagsAreChecked is issue 16 item 12: a flag that would be
-// ignored or silently replaced is refused.
+// ignored or silently replaced is refused, and fast detail stops at
+// --max-cycles (it ignored it before).
 func TestLimitFlagsAreChecked(t *testing.T) {
+	for _, partial := range []string{"--partial=false", "--partial"} {
+		_, stderr, code := runStatus(t, "sim", "--kernel", forever, "--graph", "line:n=8", "--fpgas", "1", "--pes", "1", "--max-cycles", "1000", partial)
+		if code != exitLimit || !strings.Contains(stderr, "cycle limit 1000") || !strings.Contains(stderr, "--max-cycles") {
+			t.Errorf("fast detail --max-cycles %s: exit %d, stderr %q", partial, code, stderr)
+		}
+	}
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"--max-cycles", "1000"}, "--max-cycles applies to --detail cycle"},
 		{[]string{"--detail", "cycle", "--trace", "t.gz", "--trace-interval", "0"}, "at least 1 cycle"},
 		{[]string{"--max-supersteps", "-1"}, "must not be negative"},
 	} {
