@@ -591,3 +591,22 @@ func TestKilledWriteIsCleanedUp(t *testing.T) {
 		t.Fatalf("the next write left %v", left)
 	}
 }
+
+// TestLongPhasesShowProgress is issue 16 item 10: the phases that can run
+// for minutes on a large graph (loading it, the model's reference run for
+// the latency-aware prediction) show what they are doing on stderr once
+// they have run for progressAfter (a second; zero here, so that a small
+// graph shows the lines).
+func TestLongPhasesShowProgress(t *testing.T) {
+	defer func(d time.Duration) { progressAfter = d }(progressAfter)
+	progressAfter = 0
+	_, stderr, code := runStatus(t, "model", "--kernel", "wcc", "--graph", "uniform:v=3000,d=4", "--fpgas", "1", "--pes", "4")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"loading uniform:v=3000", "reference run for the latency-aware prediction: superstep 1 ("} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+}

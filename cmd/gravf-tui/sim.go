@@ -225,6 +225,10 @@ type progress struct {
 // logEvery is the time between two progress lines in a log.
 const logEvery = 5 * time.Second
 
+// progressAfter is how long a job runs before it shows progress (a
+// variable so that a test sees the lines of a short job).
+var progressAfter = time.Second
+
 func newProgress(w io.Writer) *progress {
 	f, ok := w.(*os.File)
 	return &progress{w: w, tty: ok && term.IsTerminal(f.Fd()), start: time.Now()}
@@ -235,14 +239,14 @@ func (p *progress) report(s sim.Progress) {
 }
 
 // line shows one progress text, at most five times a second and only once
-// the job has run for a second.
+// the job has run for progressAfter.
 func (p *progress) line(text string) {
 	now := time.Now()
 	every := 200 * time.Millisecond
 	if !p.tty {
 		every = logEvery
 	}
-	if now.Sub(p.start) < time.Second || now.Sub(p.last) < every {
+	if now.Sub(p.start) < progressAfter || now.Sub(p.last) < every {
 		return
 	}
 	p.last, p.shown = now, true
