@@ -165,7 +165,7 @@ func (e *evaluator) simulate(in *Simulate) (Output, error) {
 		err = err2
 	}
 	var stop *sim.StopError
-	if errors.As(err, &stop) && tracePath != "" {
+	if errors.As(err, &stop) && tracePath != "" && res != nil {
 		err = fmt.Errorf("%w; the trace so far is in %s (marked partial)", err, tracePath)
 	}
 	if err != nil {

@@ -174,7 +174,7 @@ func (fr *fastRounds) allDone() bool { return fr.finished == len(fr.part.Members
 func (fr *fastRounds) check(ctx context.Context, s *Setup, iter int, now int64) error {
 	if iter&0xFFFF == 0 {
 		if err := ctx.Err(); err != nil {
-			return err
+			return &StopError{Reason: StopInterrupted, Cycle: now, Superstep: len(fr.starts) - 1, Err: err}
 		}
 		if s.Progress != nil {
 			s.Progress(Progress{Cycle: now, Superstep: len(fr.starts) - 1})

@@ -287,8 +287,9 @@ func (s *Setup) simulate(ctx context.Context, p Params) (*Result, *StopError, er
 
 // simulateFast runs fast detail. At the superstep limit the partial
 // result times the supersteps the reference engine ran, their messages
-// delivered; at the cycle limit there is no partial result (the reference
-// engine runs ahead of the timing, so no states match the cycle).
+// delivered; at the cycle limit or when interrupted there is no partial
+// result (the reference engine runs ahead of the timing, so no states
+// match the cycle).
 func (s *Setup) simulateFast(ctx context.Context, p Params) (*Result, *StopError, error) {
 	var run func(context.Context) (*kernel.Result, error)
 	var result func(*kernel.Result) *Result

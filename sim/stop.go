@@ -16,11 +16,12 @@ const (
 // StopError is the error of a run that stopped before the kernel
 // converged: at the superstep limit (Setup.MaxSupersteps, every level of
 // detail), at the cycle limit (Setup.MaxCycles), or because its context
-// was cancelled (cycle detail; fast detail returns the bare context
-// error). Run returns it together with the partial result (the cycles,
-// supersteps and statistics up to the stop, with Result.Stopped set) so
-// that a caller can keep the partial trace or print the partial result
-// when the user asked for it; fast detail has none at the cycle limit.
+// was cancelled. Run returns it together with the partial result (the
+// cycles, supersteps and statistics up to the stop, with Result.Stopped
+// set) so that a caller can keep the partial trace or print the partial
+// result when the user asked for it. Fast detail has a partial result
+// only at the superstep limit: its reference engine runs ahead of the
+// timing, so at a cycle no states match.
 type StopError struct {
 	Reason    string
 	Limit     int64 // the limit reached; 0 when interrupted

@@ -196,3 +196,24 @@ func TestTracePartialMarkerChecked(t *testing.T) {
 		t.Fatal("a partial trace without its marker was accepted")
 	}
 }
+
+// TestFastInterruptSaysWhere is issue 16 item 4 at fast detail: a
+// cancelled run is a StopError that says the cycle and superstep it
+// reached (it was the bare "context canceled"), without a partial result.
+func TestFastInterruptSaysWhere(t *testing.T) {
+	for _, arch := range []model.Arch{model.GraVFM, model.GraVF} {
+		s := foreverSetup(t, sim.Fast, arch)
+		s.MaxSupersteps = 1 << 30
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(200*time.Millisecond, cancel)
+		res, err := sim.Run(ctx, s)
+		cancel()
+		var se *sim.StopError
+		if !errors.As(err, &se) || se.Reason != sim.StopInterrupted || !errors.Is(err, context.Canceled) || res != nil {
+			t.Fatalf("%s: err = %v, result %v", arch, err, res != nil)
+		}
+		if se.Cycle <= 0 || se.Superstep <= 0 || !strings.Contains(err.Error(), "interrupted at cycle") {
+			t.Errorf("%s: %+v: %v", arch, se, err)
+		}
+	}
+}

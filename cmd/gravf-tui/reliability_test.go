@@ -374,6 +374,20 @@ func TestInterruptKeepsTrace(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "partial  the run stopped early (interrupted)") {
 		t.Fatalf("trace show: exit %d, %q %q", code, stdout[:min(len(stdout), 400)], stderr)
 	}
+	// Fast detail says where it stopped and that it kept nothing.
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(300*time.Millisecond, cancel)
+	errb.Reset()
+	fastTrace := filepath.Join(dir, "fast.gz")
+	code = execute(ctx, []string{"sim", "--kernel", forever, "--graph", "uniform:v=400,d=4", "--fpgas", "2", "--pes", "2",
+		"--max-supersteps", "100000000", "--trace", fastTrace}, &out, &errb)
+	if code != exitInterrupted || !strings.Contains(errb.String(), "interrupted at cycle") || !strings.Contains(errb.String(), "fast detail keeps no partial result (no trace written)") {
+		t.Fatalf("fast detail: exit %d, stderr %q", code, errb.String())
+	}
+	if _, err := os.Stat(fastTrace); !os.IsNotExist(err) {
+		t.Errorf("fast detail left %s: %v", fastTrace, err)
+	}
 }
 
 // TestInterruptContext: the first SIGINT cancels the context instead of

@@ -189,7 +189,13 @@ func (sf simFlags) stopped(cmd *cobra.Command, res *sim.Result, err error) (keep
 		return err == nil, err
 	}
 	kept := ""
-	if sf.trace != "" {
+	switch {
+	case res == nil:
+		kept = "; fast detail keeps no partial result"
+		if sf.trace != "" {
+			kept += " (no trace written)"
+		}
+	case sf.trace != "":
 		kept = fmt.Sprintf("; the trace so far is in %s (marked partial)", sf.trace)
 	}
 	switch {
@@ -201,8 +207,7 @@ func (sf simFlags) stopped(cmd *cobra.Command, res *sim.Result, err error) (keep
 			flag = "--max-cycles"
 		}
 		if res == nil {
-			// Fast detail keeps no partial result at the cycle limit.
-			return false, limitError{fmt.Errorf("%w%s; raise %s (fast detail has no partial result at the cycle limit)", err, kept, flag)}
+			return false, limitError{fmt.Errorf("%w%s; raise %s", err, kept, flag)}
 		}
 		return false, limitError{fmt.Errorf("%w%s; raise %s, or pass --partial to print the partial result", err, kept, flag)}
 	}
