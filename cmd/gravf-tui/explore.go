@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/gravf-tui/gravf-tui/explorer"
@@ -136,9 +135,9 @@ the parts come from different sweeps, overlap, or leave points out.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var parts []*explorer.SweepOutput
 			for _, f := range args {
-				data, err := os.ReadFile(f)
+				data, err := readJSONInput(f)
 				if err != nil {
-					return usageError{err}
+					return err
 				}
 				var p explorer.SweepOutput
 				if err := json.Unmarshal(data, &p); err != nil {

@@ -624,3 +624,39 @@ func TestLongPhasesShowProgress(t *testing.T) {
 		}
 	}
 }
+
+// endless is a device that never ends, like /dev/zero without the NULs.
+type endless struct{}
+
+func (endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ' '
+	}
+	return len(p), nil
+}
+
+// TestJSONInputsAreBounded: a JSON file read back (validate --from,
+// explore merge) that is binary data or never ends is refused at once
+// with exit 2 (validate --from /dev/zero ran out of memory).
+func TestJSONInputsAreBounded(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "zeros.json")
+	if err := os.WriteFile(bin, make([]byte, 1<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"validate", "--from", bin}, {"explore", "merge", bin}} {
+		_, stderr, code := runStatus(t, args...)
+		if code != exitUsage || !strings.Contains(stderr, bin+": binary data (a NUL byte at offset 0)") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+	_, err := readBounded("dev", endless{}, 1<<20)
+	var ue usageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "dev: longer than 1 MiB") {
+		t.Errorf("an endless input: %v", err)
+	}
+	data, err := readBounded("small", strings.NewReader(`{"a": 1}`), 1<<20)
+	if err != nil || string(data) != `{"a": 1}` {
+		t.Errorf("a small input: %q, %v", data, err)
+	}
+}
