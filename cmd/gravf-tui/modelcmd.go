@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/gravf-tui/gravf-tui/explorer"
 	"github.com/gravf-tui/gravf-tui/graph"
@@ -60,11 +61,15 @@ func (f *modelFlags) peDesign() (model.PEDesign, error) {
 
 // platformFor loads the board and builds the model's platform with the
 // PE cost the notebooks use too (explorer.PECost: synthesised by export
-// --estimate-only when cached, else the kernel's estimate).
-func (f *modelFlags) platformFor(k *kernel.Kernel, g *graph.Graph) (*boards.Board, *model.Platform, error) {
+// --estimate-only when cached, else the kernel's estimate). What makes
+// the board's figures doubtful (boards.Warnings) goes to warn.
+func (f *modelFlags) platformFor(k *kernel.Kernel, g *graph.Graph, warn io.Writer) (*boards.Board, *model.Platform, error) {
 	b, err := boards.Load(f.board)
 	if err != nil {
 		return nil, nil, usageError{err}
+	}
+	for _, w := range b.Warnings() {
+		fmt.Fprintf(warn, "gravf-tui: warning: %s\n", w)
 	}
 	p, err := model.FromBoardKernel(b, "", explorer.PECost(b, k.Spec, g))
 	if err != nil {
@@ -101,7 +106,7 @@ recommendations in plain words.
 			if err != nil {
 				return err
 			}
-			_, p, err := mf.platformFor(k, g)
+			_, p, err := mf.platformFor(k, g, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}

@@ -89,7 +89,7 @@ from ref's although every state agrees within 1e-4 relative.`,
 			if err != nil {
 				return err
 			}
-			b, p, err := mf.platformFor(k, g)
+			b, p, err := mf.platformFor(k, g, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
