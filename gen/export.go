@@ -171,16 +171,17 @@ func Export(ctx context.Context, o ExportOptions) (*Manifest, error) {
 	}
 	files["manifest.json"] = string(mj) + "\n"
 
-	if err := writeProject(ctx, o.Dir, replace, paths, files); err != nil {
+	if err := WriteProject(ctx, o.Dir, replace, paths, files); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
-// writeProject writes the files into a temporary folder beside dir and
-// renames it into place (see outfile.CreateDir), replacing a previous
-// export when replace is set.
-func writeProject(ctx context.Context, dir string, replace bool, paths []string, files map[string]string) error {
+// WriteProject writes an export's files into a temporary folder beside
+// dir and renames it into place (see outfile.CreateDir), replacing a
+// previous export when replace (from CheckOutputDir) is set. Every export
+// target writes through it.
+func WriteProject(ctx context.Context, dir string, replace bool, paths []string, files map[string]string) error {
 	if err := os.MkdirAll(filepath.Dir(filepath.Clean(dir)), 0o755); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
