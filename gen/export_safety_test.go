@@ -115,7 +115,7 @@ source [lindex $argv 0]
 		m := strings.TrimSuffix(e.Name(), ".v")
 		src := "module " + m + "; endmodule\n"
 		if strings.HasSuffix(m, "_top") {
-			src = "module " + m + "(input clk, input d, output reg q); always @(posedge clk) q <= d; endmodule\n"
+			src = "module " + m + " #(parameter FPGA = 0) (input clk, input d, output reg q); always @(posedge clk) q <= d; endmodule\n"
 		}
 		os.WriteFile(f, []byte(src), 0o644)
 	}

@@ -112,7 +112,7 @@ from ref's although every state agrees within 1e-4 relative.`,
 			defer stop()
 			setup := &sim.Setup{Board: b, Kernel: k, Graph: g, FPGAs: cfg.FPGAs, PEs: cfg.PEs, Arch: cfg.Arch, Mem: cfg.Mem, PE: pe,
 				Partitioner: part, Packing: cfg.Packing, Filter: cfg.Filter, Seed: sf.seed, Detail: detail, MaxCycles: sf.maxCycles,
-				MaxSupersteps: sf.maxSupersteps}
+				MaxSupersteps: sf.maxSupersteps, ModelTSys: model.TSysFor(b, k, g, cfg, pe)}
 			prog := newProgress(cmd.ErrOrStderr())
 			setup.Progress = prog.report
 			finishTrace, err := attachTrace(setup, sf, g)
