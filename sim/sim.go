@@ -299,16 +299,24 @@ func (s *Setup) simulate(ctx context.Context, p Params) (*Result, *StopError, er
 func (s *Setup) simulateFast(ctx context.Context, p Params) (*Result, *StopError, error) {
 	var run func(context.Context) (*kernel.Result, error)
 	var result func(*kernel.Result) *Result
+	var where func() (int64, int) // the cycle and superstep reached
 	if s.Arch == arch.GraVFM {
 		f := newFastM(ctx, s, p)
 		run, result = f.run, f.result
+		where = func() (int64, int) { return f.now, len(f.starts) - 1 }
 	} else {
 		f := newFastG(ctx, s, p)
 		run, result = f.run, f.result
+		where = func() (int64, int) { return f.now, len(f.starts) - 1 }
 	}
 	ref, err := run(ctx)
 	var le *kernel.LimitError
+	var se *StopError
 	switch {
+	case ctx.Err() != nil && err != nil && !errors.As(err, &se):
+		// The reference engine saw the cancellation before the timing did.
+		now, step := where()
+		return nil, nil, &StopError{Reason: StopInterrupted, Cycle: now, Superstep: step, Err: err}
 	case errors.As(err, &le) && ref != nil:
 		res := result(ref)
 		if len(res.PerSuperstep) > le.Limit {
