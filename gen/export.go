@@ -14,10 +14,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gravf-tui/gravf-tui/arch"
 	"github.com/gravf-tui/gravf-tui/boards"
 	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/internal/escape"
+	"github.com/gravf-tui/gravf-tui/internal/outfile"
 	"github.com/gravf-tui/gravf-tui/kernel"
-	"github.com/gravf-tui/gravf-tui/model"
 )
 
 // ExportOptions describe a project to write.
@@ -28,9 +30,9 @@ type ExportOptions struct {
 	FPGAs, PEs  int
 	Partitioner graph.Partitioner
 	Filter      bool
-	// Mem is where the edge lists live: block RAM ("" or model.BRAM) or
-	// the board's off-chip edge memory (model.OffChip).
-	Mem model.MemKind
+	// Mem is where the edge lists live: block RAM ("" or arch.BRAM) or
+	// the board's off-chip edge memory (arch.OffChip).
+	Mem arch.MemKind
 	// Dir is the project folder; it must not exist unless Force.
 	Dir   string
 	Force bool
@@ -127,26 +129,34 @@ func Export(ctx context.Context, o ExportOptions) (*Manifest, error) {
 	if o.Dir == "" {
 		return nil, errors.New("export: no output folder")
 	}
-	if _, err := os.Stat(o.Dir); err == nil && !o.Force {
-		return nil, fmt.Errorf("export: %s exists; use --force to replace it", o.Dir)
+	replace, err := CheckOutputDir(o.Dir, o.Force)
+	if err != nil {
+		return nil, err
+	}
+	sv, err := newScriptValues(o)
+	if err != nil {
+		return nil, err
 	}
 	sys, m, err := Prepare(ctx, o, false)
 	if err != nil {
 		return nil, err
 	}
 	k := o.Kernel
-	o.Mem = model.MemKind(m.Mem)
+	o.Mem = arch.MemKind(m.Mem)
 
 	files := sys.Files
 	project := "gravf_" + k.Spec.Name
-	files["Makefile"] = makefile(sys, o)
-	files["scripts/synth.ys"] = synthScript(sys, o)
+	if err := sv.checkFiles(sys); err != nil {
+		return nil, err
+	}
+	files["Makefile"] = makefile(sys, o, sv)
+	files["scripts/synth.ys"] = synthScript(sys, o, sv)
 	for f := 0; f < o.FPGAs; f++ {
-		files[fmt.Sprintf("scripts/build_fpga%d.tcl", f)] = vivadoScript(sys, o, f)
+		files[fmt.Sprintf("scripts/build_fpga%d.tcl", f)] = vivadoScript(sys, o, sv, f)
 	}
 	files["constraints/clocks.xdc"] = fmt.Sprintf("# Clock constraint of every FPGA top: f_clk = %.3f MHz on %s.\ncreate_clock -name clk -period %.3f [get_ports clk]\n",
-		o.Board.ClockMHz, o.Board.Name, 1000/o.Board.ClockMHz)
-	files[project+".core"] = fusesoc(sys, o, project)
+		o.Board.ClockMHz, sv.boardComment, 1000/o.Board.ClockMHz)
+	files[project+".core"] = fusesoc(sys, o, sv, project)
 	files["README.md"] = projectReadme(sys, o, m)
 	var paths []string
 	for p := range files {
@@ -161,64 +171,62 @@ func Export(ctx context.Context, o ExportOptions) (*Manifest, error) {
 	}
 	files["manifest.json"] = string(mj) + "\n"
 
-	parent := filepath.Dir(filepath.Clean(o.Dir))
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return nil, err
-	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(o.Dir)+".tmp*")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	for _, p := range paths {
-		f := filepath.Join(tmp, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(f, []byte(files[p]), 0o644); err != nil {
-			return nil, err
-		}
-	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return nil, err
-	}
-	if o.Force {
-		old := tmp + ".old"
-		if err := os.Rename(o.Dir, old); err == nil {
-			defer os.RemoveAll(old)
-		}
-	}
-	if err := os.Rename(tmp, o.Dir); err != nil {
+	if err := WriteProject(ctx, o.Dir, replace, paths, files); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
+// WriteProject writes an export's files into a temporary folder beside
+// dir and renames it into place (see outfile.CreateDir), replacing a
+// previous export when replace (from CheckOutputDir) is set. Every export
+// target writes through it.
+func WriteProject(ctx context.Context, dir string, replace bool, paths []string, files map[string]string) error {
+	if err := os.MkdirAll(filepath.Dir(filepath.Clean(dir)), 0o755); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	d, err := outfile.CreateDir(dir)
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	defer d.Discard()
+	for _, p := range paths {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := d.WriteFile(p, []byte(files[p]), 0o644); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+	}
+	if err := d.Commit(replace); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	return nil
+}
+
 // Prepare generates the system of an export and its manifest, without
 // the project's scripts and files: Export adds the plain project's, and
 // the Vitis target (package vitis) its own, to a system generated with
-// load (the PEs' tables written through their table port).
+// load (the PEs' tables written through their table port; see
+// SystemOptions.Load).
 func Prepare(ctx context.Context, o ExportOptions, load bool) (*System, *Manifest, error) {
-	linkCycles := int(o.Board.Network.LinkLatencyNs*1e-9*o.Board.ClockHz() + 0.5)
-	var offChip *OffChip
+	k := o.Kernel
 	switch o.Mem {
-	case "", model.BRAM:
-		o.Mem = model.BRAM
-	case model.OffChip:
-		m, err := OffChipFor(o.Board, o.Kernel)
-		if err != nil {
-			return nil, nil, err
-		}
-		offChip = &m
+	case "":
+		o.Mem = arch.BRAM
+	case arch.BRAM, arch.OffChip:
 	default:
-		return nil, nil, fmt.Errorf("export: unknown edge memory %q (valid: %s, %s)", o.Mem, model.BRAM, model.OffChip)
+		return nil, nil, fmt.Errorf("export: unknown edge memory %q (valid: %s, %s)", o.Mem, arch.BRAM, arch.OffChip)
 	}
-	sys, err := GenerateSystem(ctx, SystemOptions{Kernel: o.Kernel, Graph: o.Graph, FPGAs: o.FPGAs, PEs: o.PEs,
-		Partitioner: o.Partitioner, Filter: o.Filter, LinkLatency: linkCycles, OffChip: offChip, Load: load})
+	d, err := arch.Derive(o.Board, o.Kernel, arch.Options{FPGAs: o.FPGAs, PEs: o.PEs, Mem: o.Mem})
 	if err != nil {
 		return nil, nil, err
 	}
-	k := o.Kernel
+	linkCycles := d.Link.LatencyCycles
+	sys, err := GenerateSystem(ctx, SystemOptions{Design: d, Kernel: o.Kernel, Graph: o.Graph, Partitioner: o.Partitioner, Filter: o.Filter, Load: load})
+	if err != nil {
+		return nil, nil, err
+	}
 	m := &Manifest{Generator: "gravf-tui " + o.Version, Board: o.Board.Name, Part: o.Board.FPGA.Part, Family: o.Board.FPGA.Family,
 		ClockMHz: o.Board.ClockMHz, Kernel: k.Spec.Name, Params: map[string]string{}, Graph: o.Graph.Name, GraphSHA: GraphSHA256(o.Graph),
 		Vertices: o.Graph.NumVertices(), Arcs: o.Graph.NumArcs(), FPGAs: o.FPGAs, PEs: o.PEs, Arch: "gravf-m", Mem: string(o.Mem),
@@ -230,9 +238,10 @@ func Prepare(ctx context.Context, o ExportOptions, load bool) (*System, *Manifes
 			"yosys":     toolVersion("yosys", "-V"),
 		}
 	}
-	if offChip != nil {
-		m.OffChip = &ManifestMemory{Memory: o.Board.EdgeMemory().Name, WordBits: offChip.WordBits, SlotBits: offChip.SlotBits,
-			EdgesPerWord: offChip.EdgesPerWord(), LatencyCycles: offChip.Latency, InFlight: offChip.InFlight, WordsPerCycle: offChip.WordsPerCycle}
+	if sys.OffChip() {
+		em := d.EdgeMemory
+		m.OffChip = &ManifestMemory{Memory: em.Memory, WordBits: em.WordBits, SlotBits: em.SlotBits,
+			EdgesPerWord: em.EdgesPerWord, LatencyCycles: em.LatencyCycles, InFlight: em.InFlight, WordsPerCycle: em.WordsPerCycle}
 		for _, em := range sys.Memories {
 			m.OffChip.Words = append(m.OffChip.Words, len(em.Words))
 		}
@@ -251,23 +260,19 @@ func Prepare(ctx context.Context, o ExportOptions, load bool) (*System, *Manifes
 	return sys, m, nil
 }
 
-func makefile(s *System, o ExportOptions) string {
+func makefile(s *System, o ExportOptions, sv scriptValues) string {
 	rtl := strings.Join(s.RTLFiles(), " \\\n      ")
-	var tops []string
-	for f := 0; f < o.FPGAs; f++ {
-		tops = append(tops, fmt.Sprintf("fpga%d_top", f))
-	}
 	var b strings.Builder
 	fmt.Fprintf(&b, `# Generated by gravf-tui. Targets:
 #   make sim            Icarus Verilog: the system testbench, prints RESULT PASS/FAIL
 #   make sim-verilator  the same testbench under Verilator
-#   make lint           verilator --lint-only -Wall on every FPGA top
+#   make lint           verilator --lint-only -Wall on fpga_top for every FPGA
 #   make synth          yosys synth_xilinx -family %[1]s: resources per FPGA
 #   make bit            Vivado batch mode: one bitstream per FPGA
 
 RTL = %[2]s
-TB  = %[5]s
-TOPS = %[3]s
+TB  = %[4]s
+FPGAS = %[3]s
 
 .PHONY: sim sim-verilator lint synth bit clean
 
@@ -286,7 +291,7 @@ sim-verilator:
 	@grep -q '^RESULT PASS' build/sim-verilator.log
 
 lint:
-	@for t in $(TOPS); do echo "verilator --lint-only -Wall --top-module $$t"; verilator --lint-only -Wall --top-module $$t $(RTL) || exit 1; done
+	@for f in $(FPGAS); do echo "verilator --lint-only -Wall --top-module fpga_top -GFPGA=$$f"; verilator --lint-only -Wall --top-module fpga_top -GFPGA=$$f $(RTL) || exit 1; done
 
 synth:
 	@mkdir -p build
@@ -295,11 +300,11 @@ synth:
 	  sed -n '/design hierarchy/,$$p' $$f | grep -E '^ +(Number of cells|LUT|FD|RAMB|DSP|RAM)'; done
 
 bit:
-	@for f in %[4]s; do vivado -mode batch -source scripts/build_fpga$$f.tcl || exit 1; done
+	@for f in $(FPGAS); do vivado -mode batch -source scripts/build_fpga$$f.tcl || exit 1; done
 
 clean:
 	rm -rf build
-`, o.Board.FPGA.Family, rtl, strings.Join(tops, " "), seq(o.FPGAs), strings.Join(s.TBFiles(), " "))
+`, sv.familyComment, rtl, seq(o.FPGAs), strings.Join(s.TBFiles(), " "))
 	return b.String()
 }
 
@@ -311,34 +316,37 @@ func seq(n int) string {
 	return strings.Join(s, " ")
 }
 
-func synthScript(s *System, o ExportOptions) string {
+func synthScript(s *System, o ExportOptions, sv scriptValues) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Generated by gravf-tui: out-of-context synthesis of every FPGA top for %s (%s).\n", o.Board.Name, o.Board.FPGA.Part)
+	fmt.Fprintf(&b, "# Generated by gravf-tui: out-of-context synthesis of fpga_top for every FPGA on %s (%s).\n", sv.boardComment, sv.partComment)
 	for f := 0; f < o.FPGAs; f++ {
 		fmt.Fprintf(&b, "\ndesign -reset\n")
+		// -defer: elaborate only what fpga_top instantiates, with its
+		// parameters (the building blocks' defaults are not a design).
 		for _, r := range s.RTLFiles() {
-			fmt.Fprintf(&b, "read_verilog %s\n", r)
+			fmt.Fprintf(&b, "read_verilog -defer %s\n", r)
 		}
-		fmt.Fprintf(&b, "synth_xilinx -family %s -noiopad -noclkbuf -top fpga%d_top\ntee -o build/fpga%d_stat.txt stat -top fpga%d_top\n", o.Board.FPGA.Family, f, f, f)
+		fmt.Fprintf(&b, "hierarchy -check -top fpga_top -chparam FPGA %d\nsynth_xilinx -family %s -noiopad -noclkbuf -top fpga_top\ntee -o build/fpga%d_stat.txt stat -top fpga_top\n", f, sv.familyYosys, f)
 	}
 	return b.String()
 }
 
-func vivadoScript(s *System, o ExportOptions, f int) string {
+func vivadoScript(s *System, o ExportOptions, sv scriptValues, f int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Generated by gravf-tui: non-project Vivado build of FPGA %d (%s).\n# Run: vivado -mode batch -source scripts/build_fpga%d.tcl\n\n", f, o.Board.FPGA.Part, f)
+	fmt.Fprintf(&b, "# Generated by gravf-tui: non-project Vivado build of FPGA %d (%s).\n# Run: vivado -mode batch -source scripts/build_fpga%d.tcl\n\n", f, sv.partComment, f)
 	for _, r := range s.RTLFiles() {
-		fmt.Fprintf(&b, "read_verilog %s\n", r)
+		fmt.Fprintf(&b, "read_verilog %s\n", escape.Tcl(r))
 	}
 	fmt.Fprintf(&b, "read_xdc constraints/clocks.xdc\n")
-	fmt.Fprintf(&b, "synth_design -top fpga%d_top -part %s\nopt_design\nplace_design\nroute_design\n", f, o.Board.FPGA.Part)
+	fmt.Fprintf(&b, "synth_design -top fpga_top -part %s -generic FPGA=%d\nopt_design\nplace_design\nroute_design\n", sv.partTcl, f)
 	fmt.Fprintf(&b, "file mkdir build\nreport_utilization -file build/fpga%d_utilization.rpt\nreport_timing_summary -file build/fpga%d_timing.rpt\nwrite_bitstream -force build/fpga%d.bit\n", f, f, f)
 	return b.String()
 }
 
-func fusesoc(s *System, o ExportOptions, project string) string {
+func fusesoc(s *System, o ExportOptions, sv scriptValues, project string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "CAPI=2:\n# Generated by gravf-tui.\nname: ::%s:0\ndescription: GraVF-M %s on %d x %s\n\nfilesets:\n  rtl:\n    files:\n", project, o.Kernel.Spec.Name, o.FPGAs, o.Board.Name)
+	fmt.Fprintf(&b, "CAPI=2:\n# Generated by gravf-tui.\nname: ::%s:0\ndescription: %s\n\nfilesets:\n  rtl:\n    files:\n", project,
+		escape.YAML(fmt.Sprintf("GraVF-M %s on %d x %s", o.Kernel.Spec.Name, o.FPGAs, o.Board.Name)))
 	for _, r := range s.RTLFiles() {
 		fmt.Fprintf(&b, "      - %s\n", r)
 	}
@@ -354,14 +362,15 @@ func fusesoc(s *System, o ExportOptions, project string) string {
 	}
 	b.WriteString("    file_type: verilogSource\n\ntargets:\n")
 	fmt.Fprintf(&b, "  sim:\n    default_tool: icarus\n    filesets: [rtl, mem, tb]\n    toplevel: tb_system\n")
-	fmt.Fprintf(&b, "  lint:\n    default_tool: verilator\n    filesets: [rtl, mem]\n    toplevel: fpga0_top\n    tools:\n      verilator:\n        mode: lint-only\n        verilator_options: [-Wall]\n")
+	fmt.Fprintf(&b, "  lint:\n    default_tool: verilator\n    filesets: [rtl, mem]\n    toplevel: fpga_top\n    parameters: [FPGA]\n    tools:\n      verilator:\n        mode: lint-only\n        verilator_options: [-Wall]\n")
+	b.WriteString("\nparameters:\n  FPGA:\n    datatype: int\n    default: 0\n    description: which FPGA of the design\n    paramtype: vlogparam\n")
 	return b.String()
 }
 
 func projectReadme(s *System, o ExportOptions, m *Manifest) string {
 	var b strings.Builder
 	where := "edges in block RAM"
-	if s.OffChip != nil {
+	if s.OffChip() {
 		where = fmt.Sprintf("edges in off-chip memory (%s)", o.Board.EdgeMemory().Name)
 	}
 	fmt.Fprintf(&b, "# GraVF-M %s on %d x %s\n\nGenerated by gravf-tui for the graph `%s` (V = %d, %d arcs), %d FPGAs x %d PEs, %s, %s partitioning.\n\n",
@@ -369,8 +378,8 @@ func projectReadme(s *System, o ExportOptions, m *Manifest) string {
 	b.WriteString("## Use\n\n```sh\nmake sim            # Icarus: prints RESULT PASS cycles=<n> messages=<m>\nmake sim-verilator  # the same under Verilator\nmake lint           # verilator --lint-only -Wall\nmake synth          # yosys resource estimate per FPGA\nmake bit            # Vivado bitstreams (needs Vivado)\n```\n\n")
 	fmt.Fprintf(&b, "The testbench checks every final vertex state against the BSP reference and expects %d messages in %d supersteps (`manifest.json`). Before the result it prints `SUPERSTEP <s> start=<cycle>` as each superstep's first apply sweep begins.\n\n",
 		m.Expected.Messages, m.Expected.Supersteps)
-	b.WriteString("## Layout\n\n- `rtl/`: one module per file. `fpga<i>_top.v` is FPGA i; `<kernel>_pe.v` a processing element; `<kernel>_{gather,apply,scatter}.v` the kernels; `gravf_*.v` building blocks.\n")
-	if s.OffChip != nil {
+	b.WriteString("## Layout\n\n- `rtl/`: one module per file. `fpga_top.v` is the top of every FPGA (parameter `FPGA` selects which; it holds the design's parameter values for the hand-written `gravf_fpga.v`); `gravf_pe.v` a processing element, with `gravf_scatter_bram.v` or `gravf_scatter_offchip.v`, `gravf_barrier_counter.v` and `gravf_hazard.v`; `<kernel>_{gather,apply,scatter}.v` the kernels, behind the adapters `gravf_{gather,apply,scatter}_kernel.v` to the PE's packed buses; `gravf_crossbar.v`, `gravf_fifo.v`, `gravf_ram.v`, `gravf_delay.v` building blocks.\n")
+	if s.OffChip() {
 		b.WriteString("- `mem/`: `$readmemh` images. Per FPGA, `fpga<i>_edges.hex`: the off-chip edge memory (see below). Per PE: edge index (every vertex of the graph: first memory word, length, degree), id table (local index to global id), vertex info (filter mask, global id, degree), initial states.\n")
 		b.WriteString("- `tb/`: the system testbench, the link model (latency in cycles from the board), the edge memory model, and the expected states.\n")
 	} else {
@@ -378,12 +387,15 @@ func projectReadme(s *System, o ExportOptions, m *Manifest) string {
 		b.WriteString("- `tb/`: the system testbench, the link model (latency in cycles from the board), and the expected states.\n")
 	}
 	b.WriteString("- `scripts/`: `synth.ys` (yosys) and `build_fpga<i>.tcl` (Vivado, non-project).\n- `constraints/clocks.xdc`: the clock at f_clk.\n")
-	fmt.Fprintf(&b, "\n## Link ports\n\nEvery FPGA top has one send and one receive port per other FPGA (link j is the j-th other FPGA in ascending order), each a valid/ready stream of %d-bit items. On hardware connect them to the board's FPGA-to-FPGA streams; in simulation `gravf_link_model` delays each item by %d cycles.\n", 4+max(o.FPGAs-1, 1)+s.Widths.VertexID+max(o.Kernel.Sizes().Update, 1), m.LinkCycles)
-	if mem := s.OffChip; mem != nil {
+	if o.FPGAs > 1 {
+		fmt.Fprintf(&b, "\n## Link ports\n\n`fpga_top` has one send and one receive port per other FPGA (lane j of every `rx_*`/`tx_*` bus is the j-th other FPGA in ascending order), each a valid/ready stream of %d-bit link items (barrier, halt, round, sender, payload). On hardware connect them to the board's FPGA-to-FPGA streams; in simulation `gravf_link_model` delays each item by %d cycles.\n", s.Design.LinkItem.Width(), m.LinkCycles)
+	}
+	if s.OffChip() {
+		mem, w := s.Design.EdgeMemory, s.Words
 		fmt.Fprintf(&b, `
 ## Edge memory ports
 
-Every FPGA top has one read port per PE (lane l of each `+"`mem_*`"+` bus is PE l):
+`+"`fpga_top`"+` has one read port per PE (lane l of each `+"`mem_*`"+` bus is PE l):
 
 - request: `+"`mem_req_valid`, `mem_req_ready`, `mem_req_addr`"+` (%[1]d bits), the address of a %[2]d-bit word in the FPGA's edge memory;
 - response: `+"`mem_resp_valid`, `mem_resp_ready`, `mem_resp_data`"+`, the words in request order.
@@ -391,7 +403,7 @@ Every FPGA top has one read port per PE (lane l of each `+"`mem_*`"+` bus is PE 
 A PE makes at most one request per cycle and has at most %[3]d outstanding, and `+"`mem_req_valid`"+` does not depend on `+"`mem_req_ready`"+`. Load `+"`mem/fpga<i>_edges.hex`"+` (one word per line, word 0 first) at word address 0 of FPGA i's memory, or add a base address in front of the ports. Each PE's edge lists follow the previous PE's; a list starts on a word boundary and holds %[4]d edges per word in %[5]d-bit slots, the first edge in the least significant slot; a slot holds the neighbour's local index on the PE (%[6]d bits) above the edge data (%[7]d bits).
 
 The PEs share the memory's bandwidth: the memory decides with `+"`mem_req_ready`"+` which requests it accepts. In simulation `+"`gravf_mem_model`"+` answers after %[8]d cycles (the board's latency) and accepts %[9]s words per cycle per FPGA, serving the ports in an order that rotates every cycle, as `+"`gravf-tui sim --mem offchip`"+` does. A memory controller with fewer ports than PEs needs an arbiter in front that returns each port's responses in order.
-`, s.Widths.MemAddr, mem.WordBits, mem.InFlight, mem.EdgesPerWord(), mem.SlotBits, s.Widths.Local, s.Widths.EdgeData, mem.Latency, strconv.FormatFloat(mem.WordsPerCycle, 'f', 3, 64))
+`, w.MemAddrBits, mem.WordBits, mem.InFlight, mem.EdgesPerWord, mem.SlotBits, w.LocalBits, s.Design.EdgeData.Width(), mem.LatencyCycles, strconv.FormatFloat(mem.WordsPerCycle, 'f', 3, 64))
 	}
 	b.WriteString(lintWaivers(s))
 	return b.String()
@@ -401,7 +413,7 @@ The PEs share the memory's bandwidth: the memory decides with `+"`mem_req_ready`
 // RTL and the testbench models) with the reason its source gives on the
 // same line, for the README.
 func lintWaivers(s *System) string {
-	return LintWaivers(s.Files, append(s.RTLFiles(), s.TBFiles()...), "every FPGA top")
+	return LintWaivers(s.Files, append(s.RTLFiles(), s.TBFiles()...), "`fpga_top` for every FPGA")
 }
 
 // LintWaivers writes a README's "Lint waivers" section: every Verilator

@@ -64,8 +64,8 @@ func newBaseline(s *Setup, p Params) *baseline {
 		for l := 0; l < s.PEs; l++ {
 			id := f*s.PEs + l
 			mem := s.partition.Members[id]
-			q := &bpe{applyUnit: applyUnit{id: id, fpga: f, members: mem, uq: newRing[item](len(mem) + 2)},
-				in: newRing[item](InFIFODepth), outstanding: newRing[resp](p.InFlight + 2), bcCompleted: -1, bcHalt: true,
+			q := &bpe{applyUnit: applyUnit{id: id, fpga: f, members: mem, uq: newRing[item](len(mem) + UpdateQueueExtra)},
+				in: newRing[item](InFIFODepth), outstanding: newRing[resp](p.InFlight + OrderFIFOExtra), bcCompleted: -1, bcHalt: true,
 				hazardSlot: make([]int64, b.hazard.slots(len(mem))), lastAny: math.MinInt32, barrierTo: -1}
 			for o := 0; o < s.PEs+s.FPGAs; o++ {
 				q.voq = append(q.voq, newRing[item](MsgFIFODepth+p.ScatterLatency))
@@ -81,10 +81,11 @@ func newBaseline(s *Setup, p Params) *baseline {
 
 func (b *baseline) run(ctx context.Context) error {
 	stallLimit := int64(200000 + 20*(b.p.LinkLatency+b.p.MemLatency))
+	maxSteps := b.s.maxSupersteps()
 	for {
 		if b.now&0xFFFF == 0 {
 			if err := ctx.Err(); err != nil {
-				return err
+				return b.stop(StopInterrupted, 0, err)
 			}
 			if b.s.Progress != nil {
 				b.s.Progress(Progress{Cycle: b.now, Superstep: len(b.steps) - 1})
@@ -130,7 +131,10 @@ func (b *baseline) run(ctx context.Context) error {
 			return b.deadlock()
 		}
 		if b.s.MaxCycles > 0 && b.now >= b.s.MaxCycles {
-			return fmt.Errorf("stopped at the cycle limit %d in superstep %d", b.s.MaxCycles, len(b.steps)-1)
+			return b.stop(StopCycleLimit, b.s.MaxCycles, nil)
+		}
+		if len(b.steps) > maxSteps {
+			return b.stop(StopSuperstepLimit, int64(maxSteps), nil)
 		}
 	}
 }

@@ -12,8 +12,8 @@ import (
 	"runtime"
 	"runtime/debug"
 
+	"github.com/gravf-tui/gravf-tui/arch"
 	"github.com/gravf-tui/gravf-tui/graph"
-	"github.com/gravf-tui/gravf-tui/model"
 )
 
 // Trace file identification. A trace file is gzip-compressed JSON lines:
@@ -81,8 +81,8 @@ type TraceMeta struct {
 	FPGAs       int               `json:"fpgas"`
 	PEs         int               `json:"pes"`     // per FPGA
 	NumPEs      int               `json:"num_pes"` // FPGAs × PEs; PE g lives on FPGA g / PEs
-	Arch        model.Arch        `json:"arch"`
-	Mem         model.MemKind     `json:"mem"`
+	Arch        arch.Arch         `json:"arch"`
+	Mem         arch.MemKind      `json:"mem"`
 	Detail      Detail            `json:"detail"`
 	Partitioner graph.Partitioner `json:"partitioner"`
 	Packing     bool              `json:"packing"`
@@ -116,10 +116,11 @@ func NewTraceMeta(s *Setup) (TraceMeta, error) {
 		return TraceMeta{}, err
 	}
 	s = &c
-	p, err := NewParams(s.Board, s.Kernel, s.Packing)
+	d, err := s.design()
 	if err != nil {
 		return TraceMeta{}, err
 	}
+	p := NewParams(d)
 	m := TraceMeta{
 		Board: s.Board.Name, Kernel: s.Kernel.Spec.Name, Graph: s.Graph.Name,
 		Vertices: s.Graph.NumVertices(), Edges: s.Graph.NumEdges(),
@@ -241,6 +242,11 @@ type endRecord struct {
 type abortRecord struct {
 	T     string `json:"t"`
 	Error string `json:"error"`
+	// Partial marks the record that follows the summary of a run that
+	// stopped early (TraceSummary.Stopped): readers that know it accept the
+	// file as a partial run; older ones refuse it with Error, instead of
+	// taking the partial run for a whole one.
+	Partial bool `json:"partial,omitempty"`
 }
 
 // TraceSummary is a run's outcome as a trace keeps it: what Result
@@ -258,6 +264,9 @@ type TraceSummary struct {
 	Stalls       PEStats     `json:"stalls"`
 	PerPE        []PEStats   `json:"per_pe"`
 	Links        []LinkStats `json:"links"`
+	// Stopped says why a partial run stopped early (interrupted, superstep
+	// or cycle limit; see Result.Stopped); empty for a run that converged.
+	Stopped string `json:"stopped,omitempty"`
 }
 
 // summaryOf keeps the deterministic part of a result. Non-finite figures
@@ -271,7 +280,7 @@ func summaryOf(res *Result) TraceSummary {
 	}
 	s := TraceSummary{Cycles: res.Cycles, Seconds: fin(res.Seconds), Messages: res.Messages, TEPS: fin(res.TEPS),
 		Supersteps: res.Supersteps, ResultSHA256: res.ResultSHA256, ModelTSys: fin(res.ModelTSys),
-		Efficiency: fin(res.Efficiency), Stalls: res.Stalls, PerPE: res.PerPE}
+		Efficiency: fin(res.Efficiency), Stalls: res.Stalls, PerPE: res.PerPE, Stopped: res.Stopped}
 	for _, l := range res.Links {
 		l.Words, l.Utilisation = fin(l.Words), fin(l.Utilisation)
 		s.Links = append(s.Links, l)
@@ -424,7 +433,9 @@ func (r *Recorder) sample(end int64, superstep int, pes []PEStats, words []float
 	}
 }
 
-// Close finishes the trace of a completed run: the last, partial sample
+// Close finishes the trace of a run that completed, or that stopped early
+// with a partial result (Result.Stopped: the trace is then marked partial,
+// see abortRecord): the last, partial sample
 // (from the result's final counters), one record per superstep, the
 // summary and the trailer. It flushes the compressed stream but does not
 // close the underlying writer. After an error during recording, Close
@@ -468,6 +479,10 @@ func (r *Recorder) Close(res *Result) error {
 		r.write(superstepRecord{T: recSuperstep, Superstep: st})
 	}
 	r.write(summaryRecord{T: recSummary, TraceSummary: summaryOf(res)})
+	if res.Stopped != "" {
+		r.write(abortRecord{T: recAbort, Partial: true,
+			Error: "the run stopped early (" + res.Stopped + "); reading its partial trace needs a newer gravf-tui"})
+	}
 	if r.err != nil {
 		err := r.err
 		r.Abort(err)
