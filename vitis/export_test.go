@@ -120,9 +120,14 @@ func TestExportMatrix(t *testing.T) {
 					continue
 				}
 				seed++
+				// BFS from vertex 0 on a uniform graph: on R-MAT vertex 0 may
+				// have no edges.
 				g, mem := fmt.Sprintf("rmat:scale=6,ef=4,seed=%d", seed), model.OffChip
+				if seed%2 == 0 || k == "bfs" {
+					g = fmt.Sprintf("uniform:v=64,d=4,seed=%d", seed)
+				}
 				if seed%2 == 0 {
-					g, mem = fmt.Sprintf("uniform:v=64,d=4,seed=%d", seed), model.BRAM
+					mem = model.BRAM
 				}
 				d := design{board: board, kernel: k, graph: g, fpgas: fpgas, pes: 1 + seed%3, mem: mem}
 				t.Run(d.name(), func(t *testing.T) { checkSimulates(t, d) })
@@ -139,6 +144,9 @@ func (d design) name() string {
 // lint on it (see TestExportSimulates).
 func checkSimulates(t *testing.T, d design) {
 	dir, m := d.export(t)
+	if m.Expected.Messages == 0 {
+		t.Fatalf("%s: the kernel sends no message on this graph, so its run would test little", d.graph)
+	}
 	icarus := resultLine(t, runMake(t, dir, "sim"))
 	verilator := resultLine(t, runMake(t, dir, "sim-verilator"))
 	if icarus != verilator {
