@@ -74,7 +74,7 @@ func newFastM(ctx context.Context, s *Setup, p Params) *fastM {
 	if s.Filter && s.FPGAs > 1 {
 		f.filter = graph.NewFilter(s.Graph, s.partition)
 	}
-	hz := newHazard(s.PE, s.Kernel, p)
+	hz := newHazard(p)
 	f.fm = fastMachine{p: &f.p, hold: hz.hold, prefetch: s.PE != PEPaper, offchip: s.Mem == MemOffChip}
 	for x := 0; x < f.nF; x++ {
 		f.fm.mem = append(f.fm.mem, newMemArbiter(p.MemWordsPerCycle, s.PEs))
@@ -142,6 +142,7 @@ func (f *fastM) indexKeys(hz hazard) {
 	}
 	n := f.layout.NumRuns()
 	f.runOff = make([]int32, n+1)
+	f.keys = make([]uint32, 0, f.g.NumArcs())
 	for i := 0; i < n; i++ {
 		pe, nbrs, _ := f.layout.Run(i)
 		f.runOff[i+1] = f.runOff[i] + int32(len(nbrs))

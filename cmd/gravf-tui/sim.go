@@ -96,7 +96,8 @@ from ref's although every state agrees within 1e-4 relative.`,
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
 			setup := &sim.Setup{Board: b, Kernel: k, Graph: g, FPGAs: cfg.FPGAs, PEs: cfg.PEs, Arch: cfg.Arch, Mem: cfg.Mem, PE: pe,
-				Partitioner: part, Packing: cfg.Packing, Filter: cfg.Filter, Seed: sf.seed, Detail: detail, MaxCycles: sf.maxCycles}
+				Partitioner: part, Packing: cfg.Packing, Filter: cfg.Filter, Seed: sf.seed, Detail: detail, MaxCycles: sf.maxCycles,
+				ModelTSys: model.TSysFor(b, k, g, cfg, pe)}
 			prog := newProgress(cmd.ErrOrStderr())
 			setup.Progress = prog.report
 			finishTrace, err := attachTrace(setup, sf, g)
