@@ -169,6 +169,9 @@ type checker struct {
 	nv     uint64
 	locals map[string]int
 	ltypes []Type
+	// failed holds the locals whose definition had an error: using them
+	// is not reported again.
+	failed map[string]bool
 	errs   ErrorList
 }
 
@@ -177,12 +180,19 @@ func (k *checker) errorf(p Pos, format string, args ...any) {
 }
 
 func checkProgram(s *Spec, c *Checked, p *Program, nv uint64) (*CheckedProgram, ErrorList) {
-	k := &checker{s: s, c: c, prog: p.Name, nv: nv, locals: map[string]int{}}
+	k := &checker{s: s, c: c, prog: p.Name, nv: nv, locals: map[string]int{}, failed: map[string]bool{}}
 	cp := &CheckedProgram{Name: p.Name}
 	assigned := map[string]Pos{}
 	for _, st := range p.Stmts {
 		v := k.expr(st.Value)
 		if v == nil {
+			// The error is reported; count the statement as written, so
+			// that no follow-up error says it is missing.
+			if st.Let {
+				k.failed[st.Target] = true
+			} else if _, dup := assigned[st.Target]; !dup {
+				assigned[st.Target] = st.Pos
+			}
 			continue
 		}
 		out := Stmt{Pos: st.Pos, Let: st.Let, Target: st.Target}
@@ -196,11 +206,10 @@ func checkProgram(s *Spec, c *Checked, p *Program, nv uint64) (*CheckedProgram, 
 				continue
 			}
 			if v.Type.untyped != 0 {
-				if v.Type.untyped == 2 {
-					k.errorf(st.Pos, "let %s = none needs a type: use a field or a cast", st.Target)
+				if v = k.typeLocal(st, v); v == nil {
+					k.failed[st.Target] = true
 					continue
 				}
-				v = k.convert(v, Uint(BitsFor(v.Const)))
 			}
 			out.Kind, out.Index, out.Value = TargetLocal, len(k.ltypes), v
 			k.locals[st.Target] = len(k.ltypes)
@@ -372,6 +381,27 @@ func (k *checker) convert(v *Node, t Type) *Node {
 		return &Node{Op: OpConst, Type: t, Const: v.Const, Pos: v.Pos, Name: v.Name}
 	}
 	return v
+}
+
+// typeLocal gives a local defined by an untyped expression its type: the
+// width of the widest integer constant it can take. A local that may be
+// none has no width to take (none is all ones of a type), so it needs a
+// cast. It returns nil after reporting an error.
+func (k *checker) typeLocal(st Stmt, v *Node) *Node {
+	if v.Type.untyped >= 2 {
+		k.errorf(st.Pos, "let %s may be none, which needs a type: use a field or a cast such as u8(...)", st.Target)
+		return nil
+	}
+	return k.convert(v, Uint(constBits(v)))
+}
+
+// constBits is the width an untyped integer expression needs: the widest of
+// a conditional's arms, or the bits of a constant.
+func constBits(v *Node) int {
+	if v.Op == OpCond {
+		return max(constBits(v.Args[1]), constBits(v.Args[2]))
+	}
+	return BitsFor(v.Const)
 }
 
 // BitsFor returns the bits needed to write v (at least 1): the width an
@@ -637,6 +667,9 @@ func (k *checker) ident(n *Node) *Node {
 	}
 	if i, ok := k.locals[name]; ok {
 		return ref(RefLocal, i, k.ltypes[i])
+	}
+	if k.failed[name] {
+		return nil // its definition's error is reported
 	}
 	if p, ok := k.c.Params[name]; ok {
 		return &Node{Op: OpConst, Type: p.Type, Const: p.Bits, Name: name, Pos: n.Pos}

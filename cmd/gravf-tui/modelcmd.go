@@ -5,13 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-
-	"github.com/gravf-tui/gravf-tui/explorer"
-	"github.com/gravf-tui/gravf-tui/gen"
 
 	"github.com/gravf-tui/gravf-tui/boards"
+	"github.com/gravf-tui/gravf-tui/explorer"
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
@@ -63,9 +59,11 @@ func (f *modelFlags) peDesign() (model.PEDesign, error) {
 	return d, nil
 }
 
-// platform loads the board and builds the model's platform. What makes
+// platformFor loads the board and builds the model's platform with the
+// PE cost the notebooks use too (explorer.PECost: synthesised by export
+// --estimate-only when cached, else the kernel's estimate). What makes
 // the board's figures doubtful (boards.Warnings) goes to warn.
-func (f *modelFlags) platform(cost *kernel.PECost, warn io.Writer) (*boards.Board, *model.Platform, error) {
+func (f *modelFlags) platformFor(k *kernel.Kernel, g *graph.Graph, warn io.Writer) (*boards.Board, *model.Platform, error) {
 	b, err := boards.Load(f.board)
 	if err != nil {
 		return nil, nil, usageError{err}
@@ -73,7 +71,7 @@ func (f *modelFlags) platform(cost *kernel.PECost, warn io.Writer) (*boards.Boar
 	for _, w := range b.Warnings() {
 		fmt.Fprintf(warn, "gravf-tui: warning: %s\n", w)
 	}
-	p, err := model.FromBoardKernel(b, "", cost)
+	p, err := model.FromBoardKernel(b, "", explorer.PECost(b, k.Spec, g))
 	if err != nil {
 		return nil, nil, usageError{err}
 	}
@@ -111,11 +109,7 @@ nF and nP are always printed with both, with recommendations in plain words.
 			if err != nil {
 				return err
 			}
-			cost := k.Spec.PECost
-			if c, ok := gen.CachedPECost(mf.board, k.Spec.Name, g.NumVertices()); ok {
-				cost = c // synthesised by export --estimate-only
-			}
-			_, p, err := mf.platform(cost, cmd.ErrOrStderr())
+			_, p, err := mf.platformFor(k, g, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
@@ -123,13 +117,23 @@ nF and nP are always printed with both, with recommendations in plain words.
 			if err != nil {
 				return usageError{err}
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			ctx, stop := context.WithCancel(cmd.Context())
 			defer stop()
 			var ps *model.Profiles
 			if !noLatency {
-				if ps, err = explorer.NewPredictionProfiles(ctx, k, g, graph.PartitionOptions{Method: method, Seed: 1}); err != nil {
+				prog := newProgress(cmd.ErrOrStderr())
+				act, _, err := model.RecordActivity(ctx, k, g, kernel.RunOptions{Progress: func(s kernel.Superstep) {
+					prog.line(fmt.Sprintf("reference run for the latency-aware prediction: superstep %d", s.Index+1))
+				}})
+				prog.done()
+				var le *kernel.LimitError
+				if errors.As(err, &le) {
+					return limitError{fmt.Errorf("the reference run for the latency-aware prediction: %w (--no-latency skips it)", err)}
+				}
+				if err != nil {
 					return err
 				}
+				ps = model.NewProfiles(g, act, graph.PartitionOptions{Method: method, Seed: 1})
 			}
 			pe, err := mf.peDesign()
 			if err != nil {
