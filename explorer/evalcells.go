@@ -353,6 +353,9 @@ type DatasetOutput struct {
 	Spec  string      `json:"spec"`
 	File  string      `json:"file,omitempty"`
 	Stats graph.Stats `json:"stats"`
+	// Notes says what the reader changed without failing (real weights
+	// rounded to integers).
+	Notes []string `json:"notes,omitempty"`
 	graph *graph.Graph
 }
 
@@ -371,6 +374,9 @@ func (o *DatasetOutput) Text() string {
 	}
 	b.WriteString(strings.Join(parts, " "))
 	b.WriteString("\n")
+	for _, n := range o.Notes {
+		fmt.Fprintf(&b, "  note: %s\n", n)
+	}
 	return b.String()
 }
 
@@ -419,9 +425,9 @@ func (e *evaluator) kernelSpec() *kernel.Spec {
 
 func (e *evaluator) dataset(in *Dataset) (Output, error) {
 	format, _ := graph.ParseFormat(in.Format)
-	weighted := false
+	weighted, float := false, false
 	if s := e.kernelSpec(); s != nil {
-		weighted = len(s.Edge) > 0
+		weighted, float = s.Weights()
 	}
 	spec := in.Graph
 	file := resolveDataset(e.job.dir, spec)
@@ -435,11 +441,12 @@ func (e *evaluator) dataset(in *Dataset) (Output, error) {
 		}
 		spec = file
 	}
-	g, err := graph.Load(spec, graph.ReadOptions{Format: format, Directed: in.Directed, Weighted: weighted, RandomWeights: in.RandomWeights, Seed: in.WeightSeed})
+	g, err := graph.Load(spec, graph.ReadOptions{Format: format, Directed: in.Directed, Weighted: weighted, FloatWeights: float,
+		RandomWeights: in.RandomWeights, Seed: in.WeightSeed})
 	if err != nil {
 		return nil, err
 	}
-	return &DatasetOutput{Spec: in.Graph, File: file, Stats: graph.ComputeStats(g), graph: g}, nil
+	return &DatasetOutput{Spec: in.Graph, File: file, Stats: graph.ComputeStats(g), Notes: g.Notes(), graph: g}, nil
 }
 
 // --- shared helpers for the cells that need a design --------------------------

@@ -294,7 +294,8 @@ func (s *sweeper) load(env *sweepEnv, p DesignPoint) error {
 			gspec = f
 		}
 		format, _ := graph.ParseFormat(s.din.Format)
-		g, err := graph.Load(gspec, graph.ReadOptions{Format: format, Directed: s.din.Directed, Weighted: len(kspec.Edge) > 0,
+		weighted, float := kspec.Weights()
+		g, err := graph.Load(gspec, graph.ReadOptions{Format: format, Directed: s.din.Directed, Weighted: weighted, FloatWeights: float,
 			RandomWeights: s.din.RandomWeights, Seed: s.din.WeightSeed})
 		if err != nil {
 			return err

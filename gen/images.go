@@ -101,7 +101,7 @@ func BuildImages(k *kernel.Kernel, g *graph.Graph, p *graph.Partition, filter bo
 			nbrs, ws := layout.Local(pe, uint32(u))
 			im.Index[u] = IndexEntry{Start: uint32(len(im.Edges)), Len: uint32(len(nbrs)), Degree: uint32(g.OutDegree(uint32(u)))}
 			for i, v := range nbrs {
-				e := EdgeEntry{Global: v, Local: p.Local[v], Data: 1}
+				e := EdgeEntry{Global: v, Local: p.Local[v], Data: kernel.UnitEdge(k)}
 				if ws != nil {
 					e.Data = uint64(ws[i])
 				}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Seeds shared by the fuzz targets: small valid files of every format and a
@@ -28,18 +29,27 @@ var readFuzzSeeds = []string{
 	"p sp 3 2\na 1 2 5\na 1 4 5\n",
 	"p sp 4000000000 0\n",
 	"2 1\n1113 1\n3 2\n",
+	"1 3 5\n2 4 5 10\n3 1 5 8 10\n4\n5 3 4 8\n",
+	"# adjacency\n7\n8 7\n9 7 8\n",
+	"1 2 0.5\n1 3 5.0\n2 1 1e30\n3 2 -0.0\n",
 	"",
 }
+
+// fuzzTimeLimit bounds the time one fuzz input may take: the readers are
+// linear in their input, and an input of the fuzzer's size that takes a
+// second is a bug even when it ends in the right error.
+const fuzzTimeLimit = time.Second
 
 // fuzzReadCheck reads data in format (auto when "") and checks that Read
 // either fails with an error naming the file, or returns a well-formed graph.
 func fuzzReadCheck(t *testing.T, data []byte, format Format, flags uint8) *Graph {
 	t.Helper()
-	opt := ReadOptions{Format: format, Directed: flags&1 != 0, Weighted: flags&2 != 0, Seed: uint64(flags)}
-	if flags&4 != 0 {
-		opt.RandomWeights = uint32(flags>>3) + 1
-	}
+	opt := fuzzOptions(format, flags)
+	start := time.Now()
 	g, err := Read(bytes.NewReader(data), "fuzz.in", opt)
+	if d := time.Since(start); d > fuzzTimeLimit {
+		t.Fatalf("reading %d bytes took %v", len(data), d)
+	}
 	if err != nil {
 		if !strings.HasPrefix(err.Error(), "fuzz.in") {
 			t.Fatalf("error does not name the file: %v", err)
@@ -76,6 +86,15 @@ func fuzzReadCheck(t *testing.T, data []byte, format Format, flags uint8) *Graph
 	return g
 }
 
+// fuzzOptions derives read options from the fuzzer's flag byte.
+func fuzzOptions(format Format, flags uint8) ReadOptions {
+	opt := ReadOptions{Format: format, Directed: flags&1 != 0, Weighted: flags&2 != 0, FloatWeights: flags&8 != 0, Seed: uint64(flags)}
+	if flags&4 != 0 {
+		opt.RandomWeights = uint32(flags>>4) + 1
+	}
+	return opt
+}
+
 func fuzzReadFormat(f *testing.F, format Format) {
 	for _, s := range readFuzzSeeds {
 		f.Add([]byte(s), uint8(0))
@@ -90,11 +109,41 @@ func FuzzReadEdgeList(f *testing.F) { fuzzReadFormat(f, FormatEdgeList) }
 func FuzzReadMTX(f *testing.F)      { fuzzReadFormat(f, FormatMTX) }
 func FuzzReadMETIS(f *testing.F)    { fuzzReadFormat(f, FormatMETIS) }
 func FuzzReadDIMACS(f *testing.F)   { fuzzReadFormat(f, FormatDIMACS) }
+func FuzzReadAdj(f *testing.F)      { fuzzReadFormat(f, FormatAdj) }
+
+// FuzzReadVE reads the two files of a Graphalytics pair, split from one
+// input at its first NUL byte, and checks that every .v vertex exists and
+// that errors name one of the two files.
+func FuzzReadVE(f *testing.F) {
+	f.Add([]byte("1\n2\n3\n\x001 2 0.5\n2 3 1\n"), uint8(2))
+	f.Add([]byte("1\n2\n3\n4\n\x001 2\n"), uint8(9))
+	f.Add([]byte("5\n5\n\x005 5 1\n"), uint8(0))
+	f.Add([]byte("1\n\x001 2 3 4\n"), uint8(3))
+	f.Fuzz(func(t *testing.T, data []byte, flags uint8) {
+		v, e, _ := bytes.Cut(data, []byte{0})
+		opt := fuzzOptions(FormatVE, flags)
+		start := time.Now()
+		g, err := ReadVE(bytes.NewReader(v), bytes.NewReader(e), "fuzz.v", "fuzz.e", opt)
+		if d := time.Since(start); d > fuzzTimeLimit {
+			t.Fatalf("reading %d bytes took %v", len(data), d)
+		}
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz.v") && !strings.HasPrefix(err.Error(), "fuzz.e") {
+				t.Fatalf("error does not name a file: %v", err)
+			}
+			return
+		}
+		readWellFormed(t, g)
+		if lines := bytes.Count(v, []byte("\n")) + 1; g.NumVertices() > lines {
+			t.Fatalf("%d vertices from a .v file of %d lines", g.NumVertices(), lines)
+		}
+	})
+}
 
 // FuzzDetect checks that detection never panics, that Read with FormatAuto
 // reads what DetectFormat names, and that the result is well-formed.
 func FuzzDetect(f *testing.F) {
-	names := []string{"in.txt", "in.graph", "in.mtx", "in.gr"}
+	names := []string{"in.txt", "in.graph", "in.mtx", "in.gr", "in-input"}
 	for _, s := range readFuzzSeeds {
 		for k := range names {
 			f.Add([]byte(s), uint8(k))

@@ -252,6 +252,7 @@ func (s GenSpec) Validate() error {
 // Weighted adds none). The graph's name is the canonical spec with
 // those options applied, so it still reproduces the graph. Generators are
 // seeded by the spec's seed only (opt.Seed and opt.Format are for files).
+// opt.FloatWeights stores the generated integer weights as float32.
 // Any other spec is a file path and goes to ReadFile with opt unchanged.
 func Load(spec string, opt ReadOptions) (*Graph, error) {
 	s, err := ParseSpec(spec)
@@ -272,7 +273,15 @@ func Load(spec string, opt ReadOptions) (*Graph, error) {
 	if g.MaxWeight == 0 && opt.Weighted {
 		g.MaxWeight = max(opt.RandomWeights, 1)
 	}
-	return Generate(g)
+	gr, err := Generate(g)
+	if err != nil || !opt.FloatWeights || gr.Weights == nil {
+		return gr, err
+	}
+	for i, w := range gr.Weights {
+		gr.Weights[i] = math.Float32bits(float32(w))
+	}
+	gr.FloatWeights = true
+	return gr, nil
 }
 
 // looksLikeGenSpec tells whether a missing file's name looks like a

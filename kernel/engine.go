@@ -56,25 +56,41 @@ func (r *Result) State(v uint32) []uint64 {
 	return r.States[int(v)*r.Fields : int(v)*r.Fields+r.Fields]
 }
 
-// EdgeData fills the edge fields of a kernel from a graph's weights: the
-// first edge field gets the weight (1 for unweighted graphs), others 0.
-// It fails when a weight does not fit the field.
+// EdgeData checks that a graph's weights can fill the edge fields of a
+// kernel: the first edge field gets the weight, others 0. Integer fields
+// take integer weights that fit them, f32 fields float weights
+// (graph.ReadOptions.FloatWeights; Spec.Weights says which a kernel needs).
 func EdgeData(k *Kernel, g *graph.Graph) error {
 	if len(k.Checked.EdgeT) == 0 || g.Weights == nil {
 		return nil
 	}
 	t := k.Checked.EdgeT[0]
-	if t.Float {
+	f := k.Spec.Edge[0].Name
+	switch {
+	case t.Float && !g.FloatWeights:
+		return fmt.Errorf("kernel %s: edge field %s is f32 but the graph's weights are integers; read the graph with float weights", k.Spec.Name, f)
+	case !t.Float && g.FloatWeights:
+		return fmt.Errorf("kernel %s: edge field %s is %s but the graph's weights are f32; read the graph with integer weights", k.Spec.Name, f, t)
+	case t.Float:
 		return nil
 	}
 	m := t.Mask()
 	for _, w := range g.Weights {
 		if uint64(w) > m {
 			return fmt.Errorf("kernel %s: edge weight %d does not fit edge field %s (%s); widen it (for example --param weightsize=32)",
-				k.Spec.Name, w, k.Spec.Edge[0].Name, t)
+				k.Spec.Name, w, f, t)
 		}
 	}
 	return nil
+}
+
+// UnitEdge returns the value of the first edge field for an edge of an
+// unweighted graph: weight 1, as an integer or as f32.
+func UnitEdge(k *Kernel) uint64 {
+	if len(k.Checked.EdgeT) > 0 && k.Checked.EdgeT[0].Float {
+		return uint64(math.Float32bits(1))
+	}
+	return 1
 }
 
 // Run executes the kernel on g in supersteps, exactly as the programming
@@ -116,6 +132,7 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 	copyMsg := k.ScatterIsCopy()
 	perSender := k.ScatterPerSender()
 	hasEdge := len(edge) > 0
+	unit := UnitEdge(k)
 	for s := 0; s < maxSteps; s++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -170,7 +187,7 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 						if ws != nil {
 							edge[0] = uint64(ws[j])
 						} else {
-							edge[0] = 1
+							edge[0] = unit
 						}
 						c.Edge = edge
 					}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/kernel"
 )
 
 type itemKind uint8
@@ -310,7 +311,7 @@ func (m *machine) emit(q *pe, u, round uint32, w uint32, weight uint32, hasWeigh
 		c.Update = m.updPay[round%3][off : off+m.nu]
 		c.Sender, c.Neighbor, c.Degree, c.Superstep = uint64(u), uint64(w), uint64(m.g.OutDegree(u)), uint64(round+1)
 		if len(m.edgeBuf) > 0 {
-			m.edgeBuf[0] = 1
+			m.edgeBuf[0] = kernel.UnitEdge(m.k)
 			if hasWeight {
 				m.edgeBuf[0] = uint64(weight)
 			}

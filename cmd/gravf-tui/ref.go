@@ -21,9 +21,11 @@ type graphFlags struct {
 	directed      bool
 	randomWeights uint32
 	seed          uint64
+	cmd           *cobra.Command // for its stderr
 }
 
 func (f *graphFlags) register(cmd *cobra.Command) {
+	f.cmd = cmd
 	cmd.Flags().StringVar(&f.spec, "graph", "", "graph: a file, or a generator such as uniform:v=65536,d=32,seed=1, rmat:scale=16,ef=16, layered:w=64,d=256, line:n=1000, grid:rows=100,cols=100")
 	cmd.Flags().StringVar(&f.format, "format", "auto", "file format: auto, edgelist, mtx, metis, dimacs")
 	cmd.Flags().BoolVar(&f.directed, "directed", false, "keep arcs as given (default: symmetrise every edge)")
@@ -31,7 +33,10 @@ func (f *graphFlags) register(cmd *cobra.Command) {
 	cmd.Flags().Uint64Var(&f.seed, "weight-seed", 1, "seed of --random-weights")
 }
 
-func (f *graphFlags) load(weighted bool) (*graph.Graph, error) {
+// load reads or generates the graph, with weights when weighted (as
+// float32 when float), and prints what the reader changed (rounded
+// weights) to stderr.
+func (f *graphFlags) load(weighted, float bool) (*graph.Graph, error) {
 	if f.spec == "" {
 		return nil, usagef("--graph is required")
 	}
@@ -39,8 +44,17 @@ func (f *graphFlags) load(weighted bool) (*graph.Graph, error) {
 	if err != nil {
 		return nil, usageError{err}
 	}
-	return graph.Load(f.spec, graph.ReadOptions{Format: format, Directed: f.directed, Weighted: weighted,
+	g, err := graph.Load(f.spec, graph.ReadOptions{Format: format, Directed: f.directed, Weighted: weighted, FloatWeights: float,
 		RandomWeights: f.randomWeights, Seed: f.seed})
+	if err != nil {
+		return nil, err
+	}
+	if f.cmd != nil {
+		for _, n := range g.Notes() {
+			fmt.Fprintf(f.cmd.ErrOrStderr(), "note: %s: %s\n", g.Name, n)
+		}
+	}
+	return g, nil
 }
 
 // parseParams turns repeated --param k=v flags into a map.
@@ -66,7 +80,7 @@ func loadKernelGraph(name string, gf *graphFlags, params []string) (*kernel.Kern
 	if err != nil {
 		return nil, nil, usageError{err}
 	}
-	g, err := gf.load(len(s.Edge) > 0)
+	g, err := gf.load(s.Weights())
 	if err != nil {
 		return nil, nil, err
 	}
