@@ -70,7 +70,7 @@ func newGraphCmd() *cobra.Command {
 	part.Flags().StringVar(&method, "partition", "greedy", "partitioner: robin, greedy, greedy-sorted, metis")
 	part.Flags().IntVar(&ufactor, "ufactor", 1, "METIS imbalance factor (gpmetis -ufactor)")
 	part.Flags().BoolVar(&pJSON, "json", false, "print JSON")
-	cmd.AddCommand(stats, part)
+	cmd.AddCommand(stats, part, newConvertCmd())
 	return cmd
 }
 
