@@ -174,7 +174,7 @@ func Export(ctx context.Context, o ExportOptions) (*Manifest, error) {
 	m.Expected.ResultSHA = hex.EncodeToString(h.Sum(nil))
 
 	files := sys.Files
-	project := "gravf_" + k.Spec.Name
+	project := "gravf_" + k.Spec.Ident()
 	files["Makefile"] = makefile(sys, o)
 	files["scripts/synth.ys"] = synthScript(sys, o)
 	for f := 0; f < o.FPGAs; f++ {

@@ -177,6 +177,12 @@ func (n *netlist) expr(x *kernel.Node) (string, int) {
 		e = fmt.Sprintf("(%s < %s) ? %s : %s", a(0), a(1), a(0), a(1))
 	case kernel.OpMax:
 		e = fmt.Sprintf("(%s > %s) ? %s : %s", a(0), a(1), a(0), a(1))
+	case kernel.OpSatAdd:
+		// The sum one bit wider: its carry means the sum does not fit.
+		sum := n.wire("sat", w+1)
+		n.body = append(n.body, fmt.Sprintf("assign %s = {1'b0, %s} + {1'b0, %s};", sum, a(0), a(1)))
+		n.stageOf[sum] = stage
+		e = fmt.Sprintf("%s[%d] ? {%d{1'b1}} : %s[%d:0]", sum, w, w, sum, w-1)
 	case kernel.OpDiv:
 		e = fmt.Sprintf("(%s == %d'd0) ? {%d{1'b1}} : %s / %s", a(1), w, w, a(0), a(1))
 	case kernel.OpRem:
@@ -251,7 +257,7 @@ func GenerateKernel(k *kernel.Kernel, program string) (*KernelModule, error) {
 		return nil, fmt.Errorf("unknown program %q", program)
 	}
 	vid := c.VertexIDBits
-	m := &KernelModule{Name: s.Name + "_" + program, Program: program}
+	m := &KernelModule{Name: s.Ident() + "_" + program, Program: program}
 	n := newNetlist()
 	in := func(name string, w int, doc string) string {
 		m.Ports = append(m.Ports, Port{Name: name, Width: w, Doc: doc})
@@ -270,7 +276,7 @@ func GenerateKernel(k *kernel.Kernel, program string) (*KernelModule, error) {
 	n.inputs = map[kernel.RefKind]func(int) string{}
 	level := in("level_in", SuperstepBits, "the current superstep")
 	n.inputs[kernel.RefSuperstep] = func(int) string { return level }
-	var stateIn, msgIn, updIn, edgeIn []string
+	var stateIn, msgIn, updIn, edgeIn, globIn []string
 	switch program {
 	case "gather":
 		node := in("nodeid_in", vid, "the destination vertex")
@@ -285,8 +291,10 @@ func GenerateKernel(k *kernel.Kernel, program string) (*KernelModule, error) {
 		stateIn = fields("state_in_", s.Vertex, c.VertexT, "vertex state field")
 		in("round_in", 2, "the superstep channel")
 		in("barrier_in", 1, "a barrier marker rides with this input")
+		globIn = fields("global_in_", s.Global, c.GlobalT, "global (the last superstep's reduction)")
 		n.inputs[kernel.RefID] = func(int) string { return node }
 		n.inputs[kernel.RefDegree] = func(int) string { return deg }
+		n.inputs[kernel.RefGlobal] = func(i int) string { return globIn[i] }
 	case "scatter":
 		updIn = fields("update_in_", s.Update, c.UpdateT, "update field")
 		sender := in("sender_in", vid, "the vertex that issued the update")
@@ -331,6 +339,8 @@ func GenerateKernel(k *kernel.Kernel, program string) (*KernelModule, error) {
 			assigned[fmt.Sprintf("message_out_%s", s.Message[st.Index].Name)] = sig
 		case kernel.TargetSend:
 			assigned["send"] = sig
+		case kernel.TargetGlobal:
+			assigned["global_out_"+s.Global[st.Index].Name] = sig
 		}
 	}
 	type outSig struct {
@@ -361,6 +371,15 @@ func GenerateKernel(k *kernel.Kernel, program string) (*KernelModule, error) {
 		}
 		for i, f := range s.Update {
 			pass("update_out_"+f.Name, assigned["update_out_"+f.Name], c.UpdateT[i].Width, "update field "+f.Name)
+		}
+		ident := k.GlobalIdentity()
+		for i, f := range s.Global {
+			src, ok := assigned["global_out_"+f.Name]
+			if !ok {
+				// A vertex that does not contribute gives the identity.
+				src, _ = n.expr(&kernel.Node{Op: kernel.OpConst, Type: c.GlobalT[i], Const: ident[i]})
+			}
+			pass("global_out_"+f.Name, src, c.GlobalT[i].Width, "this vertex's contribution to global "+f.Name)
 		}
 		pass("send_q", assigned["send"], 1, "")
 		pass("round_q", "round_in", 2, "")

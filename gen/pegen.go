@@ -52,7 +52,7 @@ func fieldsOf(l kernel.Layout, ts []kernel.Type) ([]peField, int) {
 func GeneratePE(k *kernel.Kernel, offChip bool) (string, error) {
 	c := k.Checked
 	s := k.Spec
-	d := peData{Kernel: s.Name, VID: c.VertexIDBits,
+	d := peData{Kernel: s.Ident(), VID: c.VertexIDBits,
 		HandWritten: len(s.Verilog) == 3, HazardSlots: 32, GatherLatency: c.Gather.Latency(), OffChip: offChip}
 	if !d.HandWritten && d.GatherLatency < 1 {
 		return "", fmt.Errorf("gen: gather kernel of latency %d; a generated kernel has an output register", d.GatherLatency)

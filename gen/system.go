@@ -111,7 +111,7 @@ func GenerateSystem(ctx context.Context, o SystemOptions) (*System, error) {
 	for _, n := range names {
 		sys.Files["rtl/"+n] = blocks[n]
 	}
-	name := k.Spec.Name
+	name := k.Spec.Ident()
 	for _, prog := range []string{"gather", "apply", "scatter"} {
 		if v, ok := k.Spec.Verilog[prog+".v"]; ok && len(k.Spec.Verilog) == 3 {
 			sys.Files[fmt.Sprintf("rtl/%s_%s.v", name, prog)] = v
@@ -190,7 +190,7 @@ func GenerateSystem(ctx context.Context, o SystemOptions) (*System, error) {
 }
 
 func fpgaTop(k *kernel.Kernel, part *graph.Partition, ims []PEImages, w Widths, f int, o SystemOptions) string {
-	name := k.Spec.Name
+	name := k.Spec.Ident()
 	np, nr := o.PEs, o.FPGAs-1
 	lw := max(nr, 1)
 	bw := w.VertexID + max(k.Sizes().Update, 1)

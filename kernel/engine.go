@@ -49,6 +49,9 @@ type Result struct {
 	Messages int64
 	// Converged is false when the run stopped at MaxSupersteps.
 	Converged bool
+	// Saturated counts the satadd sums that did not fit their width (see
+	// the package doc): a field too narrow for the values it would hold.
+	Saturated int64
 }
 
 // State returns the state of vertex v; it aliases Result.States.
@@ -129,6 +132,9 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 	upd := make([]uint64, nu)
 	msg := make([]uint64, max(nm, 1))
 	edge := make([]uint64, len(k.Checked.EdgeT))
+	// Globals: c.Global is what apply reads (last superstep's reduction),
+	// next collects this superstep's contributions in vertex order.
+	next := k.GlobalIdentity()
 	copyMsg := k.ScatterIsCopy()
 	perSender := k.ScatterPerSender()
 	hasEdge := len(edge) > 0
@@ -149,7 +155,10 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 				updates = append(updates, upd...)
 				msgs += int64(c.Degree)
 			}
+			k.Reduce(next, c.Contrib)
 		}
+		c.Global, next = next, c.Global
+		copy(next, k.identity)
 		if opt.Senders != nil {
 			opt.Senders(s, senders)
 		}
@@ -161,6 +170,7 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 		}
 		if len(senders) == 0 {
 			res.Converged = true
+			res.Saturated = c.Saturated
 			return res, nil
 		}
 		// Scatter and gather.
@@ -198,6 +208,7 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 			}
 		}
 	}
+	res.Saturated = c.Saturated
 	return res, nil
 }
 

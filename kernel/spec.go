@@ -28,6 +28,12 @@ type Spec struct {
 	// Layouts. Message equals Update when MessageIsUpdate.
 	Vertex, Edge, Update, Message Layout
 	MessageIsUpdate               bool
+	// Global lists the global fields: values every vertex contributes to
+	// in apply (global.<f> = ...), combined over all vertices by the
+	// field's reduction, and read back in the next superstep's apply
+	// (the PageRank of LDBC Graphalytics sums the rank of the dangling
+	// vertices this way).
+	Global Layout
 	// Programs. Scatter is nil when the message is the update, copied.
 	Init, Gather, Apply, Scatter *Program
 	// Verilog holds hand-written kernel modules found beside the spec
@@ -61,6 +67,7 @@ type rawSpec struct {
 		Edge    []any `toml:"edge"`
 		Update  []any `toml:"update"`
 		Message any   `toml:"message"`
+		Global  []any `toml:"global"`
 	} `toml:"layout"`
 	Params map[string]rawParam `toml:"params"`
 	PE     *PECost             `toml:"pe"`
@@ -160,8 +167,8 @@ func Parse(file string, data []byte) (*Spec, error) {
 	}
 	if s.Name == "" {
 		add(Pos{File: file, Line: 1, Col: 1}, "missing name = \"...\"")
-	} else if !validName(s.Name) {
-		add(at("name"), "kernel name %q must be a lower-case identifier", s.Name)
+	} else if !validKernelName(s.Name) {
+		add(at("name"), "kernel name %q must be an identifier, with '-' allowed between words (like sssp-f32)", s.Name)
 	}
 
 	// Parameters, in file order.
@@ -215,6 +222,10 @@ func Parse(file string, data []byte) (*Spec, error) {
 		}
 	}
 	layout := func(key string, v []any, emptyOK bool) Layout {
+		attr, attrs := "none", "\"none\""
+		if key == "global" {
+			attr, attrs = "reduce", "a reduction (\"sum\", \"min\" or \"max\")"
+		}
 		var l Layout
 		base := at("layout." + key)
 		for i, e := range v {
@@ -223,8 +234,12 @@ func Parse(file string, data []byte) (*Spec, error) {
 			if p, ok := pos[fmt.Sprintf("layout.%s[%d]", key, i)]; ok {
 				ep = p.Pos
 			}
-			if !ok || len(arr) < 2 || len(arr) > 3 {
-				add(ep, "layout.%s: entry %d must be [\"name\", width] or [\"name\", width, \"none\"]", key, i+1)
+			if !ok || len(arr) < 2 || len(arr) > 3 || (attr == "reduce" && len(arr) != 3) {
+				if attr == "reduce" {
+					add(ep, "layout.global: entry %d must be [\"name\", width, reduction] with a reduction \"sum\", \"min\" or \"max\"", i+1)
+				} else {
+					add(ep, "layout.%s: entry %d must be [\"name\", width] or [\"name\", width, \"none\"]", key, i+1)
+				}
 				continue
 			}
 			name, ok := arr[0].(string)
@@ -251,11 +266,16 @@ func Parse(file string, data []byte) (*Spec, error) {
 				continue
 			}
 			if len(arr) == 3 {
-				if a, ok := arr[2].(string); !ok || a != "none" {
-					add(ep, "layout.%s: field %s: the only attribute is \"none\"", key, name)
+				a, _ := arr[2].(string)
+				switch {
+				case attr == "none" && a == "none":
+					f.None = true
+				case attr == "reduce" && (a == "sum" || a == "min" || a == "max"):
+					f.Reduce = a
+				default:
+					add(ep, "layout.%s: field %s: the third element must be %s", key, name, attrs)
 					continue
 				}
-				f.None = true
 			}
 			if l.Index(name) >= 0 {
 				add(ep, "layout.%s: field %s declared twice", key, name)
@@ -287,6 +307,7 @@ func Parse(file string, data []byte) (*Spec, error) {
 	if s.MessageIsUpdate {
 		s.Message = s.Update
 	}
+	s.Global = layout("global", raw.Layout.Global, true)
 
 	prog := func(name, text string) *Program {
 		p, ok := pos["code."+name]
@@ -318,7 +339,8 @@ func Parse(file string, data []byte) (*Spec, error) {
 
 var reserved = map[string]bool{"id": true, "degree": true, "superstep": true, "sender": true,
 	"neighbor": true, "nvertices": true, "none": true, "state": true, "msg": true, "update": true,
-	"edge": true, "send": true, "let": true, "min": true, "max": true, "abs": true, "f32": true, "vid": true}
+	"edge": true, "send": true, "let": true, "min": true, "max": true, "abs": true, "f32": true, "vid": true,
+	"satadd": true, "inf": true, "global": true}
 
 func validName(s string) bool {
 	if s == "" || !isLetter(s[0]) {
@@ -331,6 +353,21 @@ func validName(s string) bool {
 	}
 	return true
 }
+
+// validKernelName accepts identifiers and words joined by single hyphens
+// (pr-graphalytics), which Ident turns into identifiers.
+func validKernelName(s string) bool {
+	for _, w := range strings.Split(s, "-") {
+		if !validName(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// Ident returns the kernel's name as an identifier, for the names of
+// generated modules and files: '-' becomes '_'.
+func (s *Spec) Ident() string { return strings.ReplaceAll(s.Name, "-", "_") }
 
 // tomlError turns a go-toml error into a positioned error.
 func tomlError(file string, err error) error {
