@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gravf-tui/gravf-tui/boards"
@@ -429,24 +430,46 @@ func (e *evaluator) dataset(in *Dataset) (Output, error) {
 	if s := e.kernelSpec(); s != nil {
 		weighted, float = s.Weights()
 	}
-	spec := in.Graph
-	file := resolveDataset(e.job.dir, spec)
-	if file != "" {
-		if !fileExists(file) {
-			hint := ""
-			if os.Getenv(DatasetsEnv) == "" {
-				hint = " (relative names are looked up beside the notebook, then in $" + DatasetsEnv + ")"
-			}
-			return nil, fmt.Errorf("graph %s: %w%s", spec, fs.ErrNotExist, hint)
-		}
-		spec = file
-	}
-	g, err := graph.Load(spec, graph.ReadOptions{Format: format, Directed: in.Directed, Weighted: weighted, FloatWeights: float,
+	g, file, err := loadDataset(e.job.dir, in.Graph, graph.ReadOptions{Format: format, Directed: in.Directed, Weighted: weighted, FloatWeights: float,
 		RandomWeights: in.RandomWeights, Seed: in.WeightSeed})
 	if err != nil {
 		return nil, err
 	}
 	return &DatasetOutput{Spec: in.Graph, File: file, Stats: graph.ComputeStats(g), Notes: g.Notes(), graph: g}, nil
+}
+
+// builtinPrefix marks, in DatasetOutput.File, a graph read from the data
+// embedded for the sample notebooks.
+const builtinPrefix = "built-in:"
+
+// loadDataset reads or generates the graph a dataset spec names. A file
+// name resolves beside the notebook (dir), then in $GRAVF_DATASETS, then
+// among the graphs embedded for the sample notebooks, so that those run
+// from any folder; the file it read is returned ("" for a generator).
+func loadDataset(dir, spec string, opt graph.ReadOptions) (*graph.Graph, string, error) {
+	file := resolveDataset(dir, spec)
+	if file == "" {
+		g, err := graph.Load(spec, opt)
+		return g, "", err
+	}
+	if fileExists(file) {
+		g, err := graph.Load(file, opt)
+		return g, file, err
+	}
+	if s, _ := graph.ParseSpec(spec); !filepath.IsAbs(s.File) && slices.Contains(samples.DatasetNames(), s.File) {
+		r, err := samples.OpenDataset(s.File)
+		if err != nil {
+			return nil, "", err
+		}
+		defer r.Close()
+		g, err := graph.Read(r, s.File, opt)
+		return g, builtinPrefix + s.File, err
+	}
+	hint := ""
+	if os.Getenv(DatasetsEnv) == "" {
+		hint = " (relative names are looked up beside the notebook, then in $" + DatasetsEnv + ")"
+	}
+	return nil, "", fmt.Errorf("graph %s: %w%s", spec, fs.ErrNotExist, hint)
 }
 
 // --- shared helpers for the cells that need a design --------------------------

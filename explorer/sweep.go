@@ -289,13 +289,9 @@ func (s *sweeper) load(env *sweepEnv, p DesignPoint) error {
 	}
 	env.graph = s.graph0
 	if p.Dataset != s.base.Dataset {
-		gspec := p.Dataset
-		if f := resolveDataset(s.e.job.dir, gspec); f != "" {
-			gspec = f
-		}
 		format, _ := graph.ParseFormat(s.din.Format)
 		weighted, float := kspec.Weights()
-		g, err := graph.Load(gspec, graph.ReadOptions{Format: format, Directed: s.din.Directed, Weighted: weighted, FloatWeights: float,
+		g, _, err := loadDataset(s.e.job.dir, p.Dataset, graph.ReadOptions{Format: format, Directed: s.din.Directed, Weighted: weighted, FloatWeights: float,
 			RandomWeights: s.din.RandomWeights, Seed: s.din.WeightSeed})
 		if err != nil {
 			return err

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 
 	"github.com/gravf-tui/gravf-tui/explorer"
@@ -16,6 +17,7 @@ import (
 
 func newRunCmd() *cobra.Command {
 	var asJSON bool
+	var outDir string
 	cmd := &cobra.Command{
 		Use:   "run NOTEBOOK [--json]",
 		Short: "Evaluate every cell of a notebook headless",
@@ -25,12 +27,19 @@ with "run all", and prints every cell's output. Simulate cells simulate,
 sweep cells sweep, and export cells write their project. With --json it prints
 a list of cells, each with its kind, inputs and output.
 
+A notebook file's outputs (traces, exported projects) go beside it. A
+built-in sample writes them into a folder named after it (./default for
+"run default"), or into --out-dir.
+
 The first failing cell stops the run; its error names the file, the line and
 the cell.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			nb, err := loadNotebook(args[0])
+			nb, sample, err := loadNotebook(args[0])
 			if err != nil {
+				return err
+			}
+			if err := placeOutputs(cmd, nb, sample, outDir); err != nil {
 				return err
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -54,26 +63,49 @@ the cell.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON list of cells with kind, inputs and output")
+	cmd.Flags().StringVar(&outDir, "out-dir", "", "folder for a built-in sample's outputs (default: one named after the sample)")
 	return cmd
 }
 
-// loadNotebook reads a notebook file, or a built-in sample by name.
-func loadNotebook(arg string) (*explorer.Notebook, error) {
-	nb, err := explorer.Load(arg)
+// loadNotebook reads a notebook file, or a built-in sample by name (then
+// sample is its name).
+func loadNotebook(arg string) (nb *explorer.Notebook, sample string, err error) {
+	nb, err = explorer.Load(arg)
 	if err == nil {
-		return nb, nil
+		return nb, "", nil
 	}
 	if errors.Is(err, fs.ErrNotExist) {
 		if s, serr := explorer.Sample(arg); serr == nil {
-			return s, nil
+			return s, arg, nil
 		}
-		return nil, usagef("%s: no such notebook file (built-in samples: %s)", arg, strings.Join(samples.NotebookNames(), ", "))
+		return nil, "", usagef("%s: no such notebook file (built-in samples: %s)", arg, strings.Join(samples.NotebookNames(), ", "))
 	}
 	var pe *explorer.ParseError
 	if errors.As(err, &pe) {
-		return nil, usageError{err}
+		return nil, "", usageError{err}
 	}
-	return nil, err
+	return nil, "", err
+}
+
+// placeOutputs gives a built-in sample a folder of its own, so that its
+// traces and exports do not land in the working directory: the notebook
+// lives in that folder (relative paths resolve there) for the run.
+func placeOutputs(cmd *cobra.Command, nb *explorer.Notebook, sample, outDir string) error {
+	if sample == "" {
+		if outDir != "" {
+			return usagef("--out-dir is for the built-in samples; the outputs of a notebook file go beside it")
+		}
+		return nil
+	}
+	if outDir == "" {
+		outDir = sample
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return err
+	}
+	nb.Path = filepath.Join(outDir, sample+samples.NotebookSuffix)
+	fmt.Fprintf(cmd.ErrOrStderr(), "%s: outputs go to %s\n", sample, outDir)
+	return nil
 }
 
 func printCells(cmd *cobra.Command, nb *explorer.Notebook, results []explorer.CellResult) {

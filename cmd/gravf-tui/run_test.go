@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gravf-tui/gravf-tui/explorer"
 	"github.com/gravf-tui/gravf-tui/internal/testenv"
 )
 
@@ -146,5 +147,41 @@ run_sim = true
 	}
 	if !strings.Contains(out, "make sim: RESULT PASS cycles=") {
 		t.Fatalf("no RESULT PASS in:\n%s", out)
+	}
+}
+
+// TestRunSampleAnywhere runs the built-in partitioner comparison from an
+// empty folder with no dataset folder set (its graph is built in), and
+// checks that a sample's outputs go to a folder named after it, or to
+// --out-dir.
+func TestRunSampleAnywhere(t *testing.T) {
+	testenv.NeedTool(t, "gpmetis")
+	t.Setenv(explorer.DatasetsEnv, "")
+	t.Chdir(t.TempDir())
+	out, stderr, err := runCLI(t, "run", "partitioners")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "p2p-Gnutella08.txt: V=6301, E=20777") || !strings.Contains(stderr, "partitioners: outputs go to partitioners") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", out, stderr)
+	}
+	if st, err := os.Stat("partitioners"); err != nil || !st.IsDir() {
+		t.Errorf("no output folder: %v", err)
+	}
+	nb, sample, err := loadNotebook("default")
+	if err != nil || sample != "default" {
+		t.Fatal(err)
+	}
+	cmd := newRunCmd()
+	if err := placeOutputs(cmd, nb, sample, filepath.Join("elsewhere", "x")); err != nil {
+		t.Fatal(err)
+	}
+	if got := nb.Resolve("wcc-4xac510"); got != filepath.Join("elsewhere", "x", "wcc-4xac510") {
+		t.Errorf("the export of the default notebook goes to %s", got)
+	}
+	file := filepath.Join(t.TempDir(), "n.gravf.toml")
+	os.WriteFile(file, []byte("version = 1\n"), 0o644)
+	if _, _, err := runCLI(t, "run", file, "--out-dir", "y"); err == nil || !strings.Contains(err.Error(), "--out-dir is for the built-in samples") {
+		t.Errorf("--out-dir with a file: %v", err)
 	}
 }
