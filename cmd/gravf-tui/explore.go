@@ -82,7 +82,7 @@ Interrupting a --sim sweep prints what was finished (complete: false).`,
 				return err
 			}
 			if asJSON {
-				if werr := writeJSON(cmd.OutOrStdout(), out); werr != nil {
+				if werr := writeJSONDoc(cmd.OutOrStdout(), schemaExplore, out); werr != nil {
 					return werr
 				}
 			} else {
@@ -137,6 +137,9 @@ the parts come from different sweeps, overlap, or leave points out.`,
 				if err != nil {
 					return usageError{err}
 				}
+				if err := checkSchema(f, data, schemaExplore); err != nil {
+					return usageError{err}
+				}
 				var p explorer.SweepOutput
 				if err := json.Unmarshal(data, &p); err != nil {
 					return usagef("%s: not a sweep's JSON output: %v", f, err)
@@ -151,7 +154,7 @@ the parts come from different sweeps, overlap, or leave points out.`,
 				return usageError{err}
 			}
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), out)
+				return writeJSONDoc(cmd.OutOrStdout(), schemaExplore, out)
 			}
 			fmt.Fprint(cmd.OutOrStdout(), out.Text())
 			return nil

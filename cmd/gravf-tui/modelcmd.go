@@ -124,7 +124,7 @@ recommendations in plain words.
 				return asUsage(err)
 			}
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), out)
+				return writeJSONDoc(cmd.OutOrStdout(), schemaModel, out)
 			}
 			out.WriteText(cmd.OutOrStdout())
 			return nil

@@ -25,7 +25,7 @@ func newRunCmd() *cobra.Command {
 sample: ` + strings.Join(samples.NotebookNames(), ", ") + `) from top to bottom, as the TUI would
 with "run all", and prints every cell's output. Simulate cells simulate,
 sweep cells sweep, and export cells write their project. With --json it prints
-a list of cells, each with its kind, inputs and output.
+one document (docs/JSON.md) with every cell's kind, inputs and output.
 
 A notebook file's outputs (traces, exported projects) go beside it. A
 built-in sample writes them into a folder named after it (./default for
@@ -53,7 +53,11 @@ the cell.`,
 				if results == nil {
 					results = []explorer.CellResult{}
 				}
-				if werr := writeJSON(cmd.OutOrStdout(), results); werr != nil {
+				doc := struct {
+					Title string                `json:"title,omitempty"`
+					Cells []explorer.CellResult `json:"cells"`
+				}{nb.Title, results}
+				if werr := writeJSONDoc(cmd.OutOrStdout(), schemaRun, doc); werr != nil {
 					return werr
 				}
 			} else {
@@ -62,7 +66,7 @@ the cell.`,
 			return err
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON list of cells with kind, inputs and output")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON document: the title and every cell with its kind, inputs and output")
 	cmd.Flags().StringVar(&outDir, "out-dir", "", "folder for a built-in sample's outputs (default: one named after the sample)")
 	return cmd
 }

@@ -36,15 +36,22 @@ func TestRunJSONGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The output is a list of cells with kind, inputs and output.
-	var cells []struct {
-		Kind   string          `json:"kind"`
-		Inputs json.RawMessage `json:"inputs"`
-		Output json.RawMessage `json:"output"`
+	// The output is a document with every cell's kind, inputs and output.
+	var doc struct {
+		Schema string `json:"schema"`
+		Cells  []struct {
+			Kind   string          `json:"kind"`
+			Inputs json.RawMessage `json:"inputs"`
+			Output json.RawMessage `json:"output"`
+		} `json:"cells"`
 	}
-	if err := json.Unmarshal([]byte(out), &cells); err != nil {
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
+	if doc.Schema != schemaRun {
+		t.Errorf("schema %q", doc.Schema)
+	}
+	cells := doc.Cells
 	kinds := []string{"notes", "platform", "kernel", "dataset", "partition", "model", "sweep", "simulate", "trace"}
 	if len(cells) != len(kinds) {
 		t.Fatalf("%d cells", len(cells))

@@ -102,7 +102,7 @@ states are checked against nothing here; result_sha256 equals the SHA-256 of
 				return err
 			}
 			if sf.asJSON {
-				return writeJSON(cmd.OutOrStdout(), res)
+				return writeJSONDoc(cmd.OutOrStdout(), schemaSim, res)
 			}
 			printSim(cmd.OutOrStdout(), setup, res)
 			fmt.Fprintf(cmd.ErrOrStderr(), "simulated in %.2f s (%.1f M messages/s)\n", res.WallSeconds, float64(res.Messages)/max(res.WallSeconds, 1e-9)/1e6)
