@@ -35,6 +35,7 @@ module sssp_scatter (
 wire ce; // pipeline enable
 wire [31:0] n0;
 wire [31:0] n1;
+wire [32:0] sat2;
 reg  [31:0] message_out_dist_q;
 reg  [4:0] neighbor_out_q;
 reg  [4:0] sender_out_q;
@@ -43,7 +44,8 @@ reg  barrier_out_q;
 reg  valid_q; // the output registers hold an operation
 
 assign n0 = {16'd0, edge_in_weight};
-assign n1 = update_in_dist + n0;
+assign sat2 = {1'b0, update_in_dist} + {1'b0, n0};
+assign n1 = sat2[32] ? {32{1'b1}} : sat2[31:0];
 
 always @(posedge clk) begin
     if (rst) begin
