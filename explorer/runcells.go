@@ -15,6 +15,7 @@ import (
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/model"
 	"github.com/gravf-tui/gravf-tui/sim"
+	"github.com/gravf-tui/gravf-tui/teps"
 )
 
 // --- partition --------------------------------------------------------------
@@ -93,7 +94,7 @@ func (o *SimulateOutput) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s, %d FPGAs x %d PEs, %s detail: %d cycles (%.3g s), %d messages in %d supersteps\n",
 		r.Arch, r.FPGAs, r.PEs, r.Detail, r.Cycles, r.Seconds, r.Messages, r.Supersteps)
-	fmt.Fprintf(&b, "  throughput %s; the model's T_sys %s; simulation/model %.2f\n", TEPS(r.TEPS), TEPS(r.ModelTSys), r.Efficiency)
+	fmt.Fprintf(&b, "  throughput %s; the model's T_sys %s; simulation/model %.2f (%s)\n", TEPS(r.TEPS), TEPS(r.ModelTSys), r.Efficiency, teps.GraVF.Label())
 	s := r.Stalls
 	total := float64(s.Busy + s.Apply + s.Hazard + s.Scatter + s.Memory + s.Crossbar + s.Network + s.Barrier + s.Done)
 	if total > 0 {

@@ -19,6 +19,7 @@ import (
 	"github.com/gravf-tui/gravf-tui/model"
 	"github.com/gravf-tui/gravf-tui/samples"
 	"github.com/gravf-tui/gravf-tui/sim"
+	"github.com/gravf-tui/gravf-tui/teps"
 )
 
 // The cost axes of a sweep's Pareto front.
@@ -596,7 +597,7 @@ func (o *SweepOutput) Text() string {
 	if !o.Complete {
 		fmt.Fprintf(&b, ", cancelled after %d", len(o.Points))
 	}
-	b.WriteString("\n")
+	fmt.Fprintf(&b, " (%s)\n", teps.GraVF.Label())
 	if p := o.Point(o.Best); p != nil {
 		fmt.Fprintf(&b, "best: %s\n", o.describe(p))
 	}

@@ -9,6 +9,7 @@ import (
 	"os/signal"
 
 	"github.com/gravf-tui/gravf-tui/explorer"
+	"github.com/gravf-tui/gravf-tui/teps"
 	"github.com/spf13/cobra"
 )
 
@@ -82,7 +83,8 @@ Interrupting a --sim sweep prints what was finished (complete: false).`,
 				return err
 			}
 			if asJSON {
-				if werr := writeJSONDoc(cmd.OutOrStdout(), schemaExplore, out); werr != nil {
+				sw, _ := out.(*explorer.SweepOutput)
+				if werr := writeJSONDoc(cmd.OutOrStdout(), schemaExplore, exploreDoc{sw, teps.GraVF}); werr != nil {
 					return werr
 				}
 			} else {
@@ -154,7 +156,7 @@ the parts come from different sweeps, overlap, or leave points out.`,
 				return usageError{err}
 			}
 			if asJSON {
-				return writeJSONDoc(cmd.OutOrStdout(), schemaExplore, out)
+				return writeJSONDoc(cmd.OutOrStdout(), schemaExplore, exploreDoc{out, teps.GraVF})
 			}
 			fmt.Fprint(cmd.OutOrStdout(), out.Text())
 			return nil
@@ -162,4 +164,11 @@ the parts come from different sweeps, overlap, or leave points out.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	return cmd
+}
+
+// exploreDoc is the explore command's JSON document: the sweep, and the
+// definition its TEPS count by (gravf: messages per second).
+type exploreDoc struct {
+	*explorer.SweepOutput
+	TEPSDefinition teps.Definition `json:"teps_definition"`
 }

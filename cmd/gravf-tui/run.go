@@ -12,6 +12,7 @@ import (
 
 	"github.com/gravf-tui/gravf-tui/explorer"
 	"github.com/gravf-tui/gravf-tui/samples"
+	"github.com/gravf-tui/gravf-tui/teps"
 	"github.com/spf13/cobra"
 )
 
@@ -54,9 +55,10 @@ the cell.`,
 					results = []explorer.CellResult{}
 				}
 				doc := struct {
-					Title string                `json:"title,omitempty"`
-					Cells []explorer.CellResult `json:"cells"`
-				}{nb.Title, results}
+					Title          string                `json:"title,omitempty"`
+					TEPSDefinition teps.Definition       `json:"teps_definition"`
+					Cells          []explorer.CellResult `json:"cells"`
+				}{nb.Title, teps.GraVF, results}
 				if werr := writeJSONDoc(cmd.OutOrStdout(), schemaRun, doc); werr != nil {
 					return werr
 				}
