@@ -48,7 +48,7 @@ func DetectFormat(name string, head []byte) (Format, error) {
 func detectFormat(name string, head []byte, complete bool) (Format, error) {
 	head = bytes.TrimPrefix(head, utf8BOM)
 	if len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b {
-		return FormatAuto, fmt.Errorf("%s: the file is gzip-compressed; decompress it first", name)
+		return FormatAuto, fmt.Errorf("%s: the content is gzip-compressed; detect the format of the decompressed data (Read does)", name)
 	}
 	if !complete {
 		// Drop the last line, which the head may cut short. A head without

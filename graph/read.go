@@ -3,6 +3,7 @@ package graph
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -64,8 +65,20 @@ func ReadFile(path string, opt ReadOptions) (*Graph, error) {
 // silently. Edge weights are kept only with opt.Weighted: then edges without
 // a weight in the file weigh 1, or a seeded random weight when
 // opt.RandomWeights > 0 (RandomWeights alone, without Weighted, adds none).
+//
+// gzip-compressed input (SNAP ships its graphs as .txt.gz) is decompressed
+// on the fly; the format is detected from the decompressed content and the
+// name without its .gz, and errors give the decompressed line numbers.
 func Read(r io.Reader, name string, opt ReadOptions) (*Graph, error) {
 	br := bufio.NewReaderSize(r, readBufferSize)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		defer zr.Close()
+		br = bufio.NewReaderSize(&gzipErrors{zr, name}, readBufferSize)
+	}
 	format := opt.Format
 	detected := false
 	if format == FormatAuto {
@@ -78,7 +91,7 @@ func Read(r io.Reader, name string, opt ReadOptions) (*Graph, error) {
 		default:
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		f, err := detectFormat(name, head, complete)
+		f, err := detectFormat(strings.TrimSuffix(name, ".gz"), head, complete)
 		if err != nil {
 			return nil, err
 		}
@@ -113,6 +126,21 @@ func Read(r io.Reader, name string, opt ReadOptions) (*Graph, error) {
 	}
 	g.Name = name
 	return g, nil
+}
+
+// gzipErrors names the file in the errors of a gzip stream (a corrupt or
+// truncated archive), which the readers report as read errors.
+type gzipErrors struct {
+	r    io.Reader
+	name string
+}
+
+func (g *gzipErrors) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	if err != nil && !errors.Is(err, io.EOF) {
+		err = fmt.Errorf("gzip-compressed data: %w", err)
+	}
+	return n, err
 }
 
 // formatList is how errors list the values ParseFormat accepts.

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"bytes"
 	"math"
 	"os"
 	"path/filepath"
@@ -183,5 +184,34 @@ func TestReadRoundedWeights(t *testing.T) {
 	u, err := Read(strings.NewReader(in), "w.txt", ReadOptions{})
 	if err != nil || u.Weights != nil || u.Notes() != nil {
 		t.Errorf("unweighted: %v %v %q", err, u.Weights, u.Notes())
+	}
+}
+
+// TestReadGzip reads the compressed datasets of the repository as they are
+// stored and checks that they give the graphs of the decompressed files,
+// and that a truncated archive is a located error.
+func TestReadGzip(t *testing.T) {
+	stored := filepath.Join("..", "testdata", "datasets")
+	for _, name := range []string{"karate.mtx", "power.graph", "rome99.gr", "wiki-Vote.txt"} {
+		opt := ReadOptions{Directed: name == "wiki-Vote.txt"}
+		want, err := ReadFile(datasets.Path(t, name), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadFile(filepath.Join(stored, name+".gz"), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !equalTopology(want, got) || got.Name != name+".gz" {
+			t.Errorf("%s.gz reads as another graph (%s)", name, got.Name)
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(stored, "power.graph.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Read(bytes.NewReader(data[:len(data)/2]), "power.graph.gz", ReadOptions{})
+	if err == nil || !strings.HasPrefix(err.Error(), "power.graph.gz:") || !strings.Contains(err.Error(), "gzip-compressed data: unexpected EOF") {
+		t.Errorf("truncated archive: %v", err)
 	}
 }
