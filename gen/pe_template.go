@@ -509,9 +509,9 @@ wire [LA:0] side_q;
 /* verilator lint_off UNUSEDSIGNAL */ // the side FIFO moves in step with the scatter kernel
 wire        side_valid;
 wire        side_in_ready;
-wire [4:0]  side_count;
+wire [{{.ScatterSide.CountHi}}:0]  side_count;
 /* verilator lint_on UNUSEDSIGNAL */
-gravf_fifo #(.WIDTH(LA + 1), .DEPTH(16)) side_fifo (
+gravf_fifo #(.WIDTH(LA + 1), .DEPTH({{.ScatterSide.Depth}})) side_fifo (
     .clk(clk), .rst(rst),
     .in_data({k_halt, k_local}), .in_valid(kin_valid && sk_ready), .in_ready(side_in_ready),
     .out_data(side_q), .out_valid(side_valid), .out_ready(sk_valid && msg_ready), .count(side_count)
@@ -581,7 +581,26 @@ reg  [VID-1:0]  ga_dst, ga_sender;
 {{if .Message}}reg  [{{.MSGW}}-1:0] ga_payload;{{end}}
 reg  [LA-1:0]   ga_local;
 reg  [LA-1:0]   ap_local;
-
+{{if .Globals}}
+// Globals ({{range $i, $g := .Globals}}{{if $i}}, {{end}}{{$g.Name}}: {{$g.Reduce}}{{end}}). Every vertex's apply
+// contributes to them; the PE combines its contributions in local order
+// over CL interleaved lanes (the combine unit takes a pair every cycle and
+// answers CL cycles later, when the lane's next contribution may arrive),
+// then the lanes in order, and sends this partial result in the payload of
+// its barrier marker. Every PE keeps the partials of the markers it counts,
+// by source PE and superstep parity (a fast PE's next marker may arrive
+// before the fold below is done), and once it has counted them all folds
+// them in PE order: apply reads the result in the next superstep, which
+// waits for it. So every PE reads the same value.
+localparam GW  = {{.GW}};                      // global bits
+localparam CL  = {{.CombineLatency}};                       // combine latency, cycles: the lanes
+localparam CLB = (CL > 1) ? $clog2(CL) : 1;
+localparam PB  = (NPE > 1) ? $clog2(NPE) : 1;
+localparam [GW-1:0] GLOB_IDENTITY = {{.GlobIdentity}};
+reg  [GW-1:0]   glob_q;                // what apply reads this superstep
+reg  [GW-1:0]   glob_next;             // the fold of the last superstep's partials
+reg             glob_ready;            // glob_next is complete
+{{end}}
 {{if .HandWritten}}
 // Hazard detector for a hand-written gather kernel, whose latency the PE
 // does not know: a flag per slot (the low bits of the local index), set
@@ -637,7 +656,7 @@ always @* begin
     vi_rd      = 1'b0;
     st_rd_addr = m_local;
     if (mode == M_GATHER && mq_valid) begin
-        if (m_barrier) mq_ready = !in_flight;
+        if (m_barrier) mq_ready = !in_flight{{if .Globals}} && (m_halt || glob_ready){{end}};
         else if (!hazard) begin
             mq_ready = 1'b1;
             st_rd    = 1'b1;
@@ -661,9 +680,9 @@ wire [ST-1:0]  gk_state = { {{range $i, $f := .State}}{{if $i}}, {{end}}gk_state
 wire [LA-1:0]  gs_out, wb_local;
 /* verilator lint_off UNUSEDSIGNAL */ // the side FIFO moves in step with the kernel
 wire           gs_valid, gs_ready;
-wire [4:0]     gs_count;
+wire [{{.GatherSide.CountHi}}:0]     gs_count;
 /* verilator lint_on UNUSEDSIGNAL */
-gravf_fifo #(.WIDTH(LA), .DEPTH(16)) gather_side (
+gravf_fifo #(.WIDTH(LA), .DEPTH({{.GatherSide.Depth}})) gather_side (
     .clk(clk), .rst(rst),
     .in_data(ga_local), .in_valid(ga_issue && !(gk_valid && !gs_valid)), .in_ready(gs_ready),
     .out_data(gs_out), .out_valid(gs_valid), .out_ready(gk_valid), .count(gs_count)
@@ -691,6 +710,7 @@ wire [ST-1:0]  gather_in = (gk_valid && wb_local == ga_local) ? gk_state : state
 // most), so its latency is fixed too.
 {{range .State}}wire [{{.Width}}-1:0] ak_state_{{.Name}};
 {{end}}{{range .Update}}wire [{{.Width}}-1:0] ak_upd_{{.Name}};
+{{end}}{{range .Globals}}wire [{{.Width}}-1:0] ak_glob_{{.Name}};
 {{end}}wire           ak_state_valid, ak_update_valid, ak_barrier;
 /* verilator lint_off UNUSEDSIGNAL */ // the PE knows the address and the round; apply's output is always taken
 wire [VID-1:0] ak_node;
@@ -703,12 +723,14 @@ wire [VID-1:0] ak_sender;
     .level_in(superstep),
     .nodeid_in(vi_q[VW-LW-1 -: VID]), .degree_in(vi_q[31:0]),
 {{range .State}}    .state_in_{{.Name}}(state_now[{{hi .}}:{{.Off}}]),
+{{end}}{{range .Globals}}    .global_in_{{.Name}}(glob_q[{{hi .}}:{{.Off}}]),
 {{end}}    .round_in(round), .barrier_in(ap_barrier), .valid_in(ap_issue),
     .update_ack(1'b1),
     .nodeid_out(ak_node),
 {{range .State}}    .state_out_{{.Name}}(ak_state_{{.Name}}),
 {{end}}    .state_barrier(ak_state_barrier), .state_valid(ak_state_valid),
 {{range .Update}}    .update_out_{{.Name}}(ak_upd_{{.Name}}),
+{{end}}{{range .Globals}}    .global_out_{{.Name}}(ak_glob_{{.Name}}),
 {{end}}    .update_sender(ak_sender), .update_round(ak_round), .barrier_out(ak_barrier),
     .update_valid(ak_update_valid), .ready(ak_ready)
 );
@@ -718,9 +740,9 @@ wire [VID-1:0] ak_sender;
 wire [LW+LA-1:0] as_out, ap_side;
 /* verilator lint_off UNUSEDSIGNAL */ // the side FIFO moves in step with the kernel
 wire          as_valid, as_ready;
-wire [4:0]    as_count;
+wire [{{.ApplySide.CountHi}}:0]    as_count;
 /* verilator lint_on UNUSEDSIGNAL */
-gravf_fifo #(.WIDTH(LW + LA), .DEPTH(16)) apply_side (
+gravf_fifo #(.WIDTH(LW + LA), .DEPTH({{.ApplySide.Depth}})) apply_side (
     .clk(clk), .rst(rst),
     .in_data({vi_q[VW-1 -: LW], ap_local}), .in_valid(ap_issue && !(ak_state_valid && !as_valid)), .in_ready(as_ready),
     .out_data(as_out), .out_valid(as_valid), .out_ready(ak_state_valid), .count(as_count)
@@ -734,10 +756,15 @@ assign st_wr_addr = gk_valid ? wb_local : ap_side[LA-1:0];
 assign st_wr_data = gk_valid ? gk_state
                              : { {{range $i, $f := .State}}{{if $i}}, {{end}}ak_state_{{$f.Name}}{{end}} };
 
-// Update queue: one entry per local vertex at most, plus the barrier.
-wire uq_push = ak_update_valid;
+{{if .Globals}}{{template "globals" .}}
+{{end}}// Update queue: one entry per local vertex at most, plus the barrier.
+{{if .Globals}}// The barrier marker enters once the PE's partial of the globals is
+// folded; the apply kernel's barrier output only starts the fold.
+wire uq_push = (ak_update_valid && !ak_barrier) || mk_push;
+wire [UW-1:0] uq_in = mk_push
+    ? {1'b1, sent == 0, round, {LW{1'b1}}, PE_ID[VID-1:0], {{if gt .UPDW .GW}}{{sub .UPDW .GW}}'d0, {{end}}facc}{{else}}wire uq_push = ak_update_valid;
 wire [UW-1:0] uq_in = ak_barrier
-    ? {1'b1, sent == 0, round, {LW{1'b1}}, PE_ID[VID-1:0], {{.UPDW}}'d0}
+    ? {1'b1, sent == 0, round, {LW{1'b1}}, PE_ID[VID-1:0], {{.UPDW}}'d0}{{end}}
     : {1'b0, 1'b0, round, ap_side[LW+LA-1 -: LW], ak_sender, {{if .Update}}{{range $i, $f := .Update}}{{if $i}}, {{end}}ak_upd_{{$f.Name}}{{end}}{{else}}1'b0{{end}}};
 /* verilator lint_off UNUSEDSIGNAL */ // never low: the queue holds one update per local vertex; the count is for the watchdog report
 wire uq_in_ready;
@@ -787,7 +814,8 @@ always @(posedge clk) begin
                         mode <= M_DONE;
                         done <= 1'b1;
                     end else begin
-                        mode      <= M_APPLY;
+                        mode      <= M_APPLY;{{if .Globals}}
+                        glob_q    <= glob_next;{{end}}
                         round     <= round + 2'd1;
                         superstep <= superstep + 32'd1;
                         apply_idx <= 0;
@@ -813,7 +841,127 @@ end
 endmodule
 
 ` + "`" + `default_nettype wire
-{{/* The barrier counter of the scatter unit, the same with off-chip and block-RAM edges. */}}{{define "barrierCounter"}}        if (inf_valid && inf_ready && inf_barrier) begin
+{{/* The globals' lanes, local fold and global fold; see the declarations. */}}{{define "globals"}}// ------------------------------------------------------------------ globals
+// The PE's partial: lane accumulators, the contribution of each swept
+// vertex in turn to lane (its sweep index mod CL), then the lanes folded in
+// order into facc.
+wire [GW-1:0]   ak_glob = { {{range $i, $g := .Globals}}{{if $i}}, {{end}}ak_glob_{{$g.Name}}{{end}} };
+wire            contrib = ak_state_valid && !ak_barrier;
+reg  [GW-1:0]   lane [0:CL-1];
+reg  [CLB-1:0]  lane_in;               // the lane of the next contribution
+reg  [CL-1:0]   lane_sr_valid;         // a lane's result is CL - 1 - i cycles away
+reg  [CLB-1:0]  lane_sr [0:CL-1];      // ... and which lane it belongs to
+localparam L_SWEEP = 2'd0, L_DRAIN = 2'd1, L_FOLD = 2'd2;
+reg  [1:0]      lmode;
+reg  [GW-1:0]   facc;                  // the fold of the lanes so far
+reg  [CLB:0]    fold_i;                // the next lane to fold into facc
+reg             fold_busy;             // a fold pair is in the combine unit
+reg             mk_push;               // the barrier marker enters the update queue
+wire [GW-1:0]   lc_y;
+wire            lc_valid;
+wire            lc_ret = lane_sr_valid[CL-1]; // a contribution's result returns
+// The contribution's lane may be the one whose result returns this cycle.
+wire [GW-1:0]   lane_now = (lc_ret && lane_sr[CL-1] == lane_in) ? lc_y : lane[lane_in];
+wire            fold_issue = lmode == L_FOLD && !fold_busy && fold_i < CL;
+wire [GW-1:0]   lc_a = (lmode == L_FOLD) ? facc : lane_now;
+wire [GW-1:0]   lc_b = (lmode == L_FOLD) ? lane[fold_i[CLB-1:0]] : ak_glob;
+{{.Kernel}}_combine local_combine (
+    .clk(clk), .rst(rst),
+{{range .Globals}}    .a_{{.Name}}(lc_a[{{hi .}}:{{.Off}}]), .b_{{.Name}}(lc_b[{{hi .}}:{{.Off}}]),
+{{end}}    .valid_in(contrib || fold_issue),
+{{range .Globals}}    .y_{{.Name}}(lc_y[{{hi .}}:{{.Off}}]),
+{{end}}    .valid_out(lc_valid)
+);
+integer         li;
+always @(posedge clk) begin
+    mk_push <= 1'b0;
+    lane_sr_valid[0] <= contrib;
+    lane_sr[0] <= lane_in;
+    for (li = 1; li < CL; li = li + 1) begin
+        lane_sr_valid[li] <= lane_sr_valid[li-1];
+        lane_sr[li] <= lane_sr[li-1];
+    end
+    if (lc_ret) lane[lane_sr[CL-1]] <= lc_y;
+    if (contrib) lane_in <= (lane_in == CL - 1) ? {CLB{1'b0}} : lane_in + 1'b1;
+    if (rst) begin
+        lmode <= L_SWEEP;
+        lane_in <= {CLB{1'b0}};
+        lane_sr_valid <= {CL{1'b0}};
+        fold_busy <= 1'b0;
+        for (li = 0; li < CL; li = li + 1) lane[li] <= GLOB_IDENTITY;
+    end else begin
+        case (lmode)
+        L_SWEEP: if (ak_update_valid && ak_barrier) lmode <= L_DRAIN;
+        L_DRAIN: if (lane_sr_valid == {CL{1'b0}}) begin
+            // Every contribution is in its lane: fold lane 0 onwards.
+            facc   <= lane[0];
+            fold_i <= {{"{{"}}CLB{1'b0}}, 1'b1};
+            lmode  <= L_FOLD;
+        end
+        default: begin
+            if (fold_issue) fold_busy <= 1'b1;
+            if (lc_valid && fold_busy) begin
+                facc      <= lc_y;
+                fold_busy <= 1'b0;
+                fold_i    <= fold_i + 1'b1;
+            end
+            if (fold_i == CL && !fold_busy) begin
+                mk_push <= 1'b1;
+                lmode   <= L_SWEEP;
+                lane_in <= {CLB{1'b0}};
+                for (li = 0; li < CL; li = li + 1) lane[li] <= GLOB_IDENTITY;
+            end
+        end
+        endcase
+    end
+end
+
+// Every PE's partial, as its marker is counted, by superstep parity and
+// source PE; the last marker of a superstep starts their fold in PE order.
+reg  [GW-1:0]   part [0:(2<<PB)-1];
+wire            bc_take = inf_valid && inf_ready && inf_barrier;
+reg             gf_active, gf_busy, gf_par;
+reg  [PB:0]     gf_i;
+reg  [GW-1:0]   gacc;
+wire [GW-1:0]   gc_y;
+wire            gc_valid;
+wire            gf_issue = gf_active && !gf_busy && gf_i < NPE;
+{{.Kernel}}_combine global_combine (
+    .clk(clk), .rst(rst),
+{{range .Globals}}    .a_{{.Name}}(gacc[{{hi .}}:{{.Off}}]), .b_{{.Name}}(part[{gf_par, gf_i[PB-1:0]}][{{hi .}}:{{.Off}}]),
+{{end}}    .valid_in(gf_issue),
+{{range .Globals}}    .y_{{.Name}}(gc_y[{{hi .}}:{{.Off}}]),
+{{end}}    .valid_out(gc_valid)
+);
+always @(posedge clk) begin
+    if (bc_take) part[{inf_round[0], inf_sender[PB-1:0]}] <= inf_payload[GW-1:0];
+    if (rst) begin
+        gf_active  <= 1'b0;
+        gf_busy    <= 1'b0;
+        glob_ready <= 1'b0;
+        glob_q     <= GLOB_IDENTITY;
+    end else begin
+        if (bc_take && bc_complete) begin
+            gf_active <= 1'b1;
+            gf_par    <= inf_round[0];
+            gf_i      <= {(PB+1){1'b0}};
+            gacc      <= GLOB_IDENTITY;
+        end
+        if (gf_issue) gf_busy <= 1'b1;
+        if (gc_valid && gf_busy) begin
+            gacc    <= gc_y;
+            gf_busy <= 1'b0;
+            gf_i    <= gf_i + 1'b1;
+        end
+        if (gf_active && gf_i == NPE && !gf_busy) begin
+            gf_active  <= 1'b0;
+            glob_next  <= gacc;
+            glob_ready <= 1'b1;
+        end
+        if (mode == M_GATHER && mq_ready && mq_valid && m_barrier) glob_ready <= 1'b0;
+    end
+end
+{{end}}{{/* The barrier counter of the scatter unit, the same with off-chip and block-RAM edges. */}}{{define "barrierCounter"}}        if (inf_valid && inf_ready && inf_barrier) begin
             if (bc_complete) begin
                 bc_count <= 0;
                 bc_halt  <= 1'b1;

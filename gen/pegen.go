@@ -3,6 +3,7 @@ package gen
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"text/template"
 
 	"github.com/gravf-tui/gravf-tui/kernel"
@@ -12,6 +13,7 @@ import (
 type peField struct {
 	Name       string
 	Width, Off int
+	Reduce     string // globals: the reduction
 }
 
 // peData feeds the PE template.
@@ -25,6 +27,31 @@ type peData struct {
 	HazardSlots            int
 	GatherLatency          int  // cycles of the generated gather kernel (not HandWritten)
 	OffChip                bool // edges in off-chip memory, read through the PE's memory port
+	// Globals, when the kernel has any: their fields, total width, the
+	// combine unit's latency and the identity of the reductions.
+	// The FIFOs that carry a kernel's side data hold an entry per cycle
+	// of its latency.
+	ScatterSide, GatherSide, ApplySide fifoSize
+	Globals                            []peField
+	GW             int
+	CombineLatency int
+	GlobIdentity   string
+}
+
+// fifoSize is the depth of a FIFO and the top bit of its fill count.
+type fifoSize struct{ Depth, CountHi int }
+
+// sideFIFO sizes the FIFO that carries what rides beside a kernel of the
+// given latency: every cycle of the pipeline may hold an operation, and the
+// output register one more, so it needs latency + 1 entries (16 at least,
+// and as many for hand-written kernels, whose latency the generator does
+// not know); a power of two.
+func sideFIFO(latency int, handWritten bool) fifoSize {
+	d := 16
+	for !handWritten && d < latency+1 {
+		d *= 2
+	}
+	return fifoSize{Depth: d, CountHi: kernel.BitsFor(uint64(d)) - 1}
 }
 
 func fieldsOf(l kernel.Layout, ts []kernel.Type) ([]peField, int) {
@@ -54,6 +81,12 @@ func GeneratePE(k *kernel.Kernel, offChip bool) (string, error) {
 	s := k.Spec
 	d := peData{Kernel: s.Ident(), VID: c.VertexIDBits,
 		HandWritten: len(s.Verilog) == 3, HazardSlots: 32, GatherLatency: c.Gather.Latency(), OffChip: offChip}
+	d.GatherSide = sideFIFO(d.GatherLatency, d.HandWritten)
+	d.ApplySide = sideFIFO(c.Apply.Latency(), d.HandWritten)
+	d.ScatterSide = sideFIFO(0, true)
+	if c.Scatter != nil {
+		d.ScatterSide = sideFIFO(c.Scatter.Latency(), d.HandWritten)
+	}
 	if !d.HandWritten && d.GatherLatency < 1 {
 		return "", fmt.Errorf("gen: gather kernel of latency %d; a generated kernel has an output register", d.GatherLatency)
 	}
@@ -64,6 +97,18 @@ func GeneratePE(k *kernel.Kernel, offChip bool) (string, error) {
 		d.Edge, d.ED = fieldsOf(s.Edge[:1], c.EdgeT[:1])
 	}
 	d.UPDW, d.MSGW, d.EDW = max(d.UPD, 1), max(d.MSG, 1), max(d.ED, 1)
+	if len(s.Global) > 0 {
+		d.Globals, d.GW = fieldsOf(s.Global, c.GlobalT)
+		for i := range d.Globals {
+			d.Globals[i].Reduce = s.Global[i].Reduce
+		}
+		d.CombineLatency = k.ReduceLatency()
+		var parts []string
+		for i, v := range k.GlobalIdentity() {
+			parts = append(parts, lit(v, c.GlobalT[i]))
+		}
+		d.GlobIdentity = "{" + strings.Join(parts, ", ") + "}"
+	}
 	var b bytes.Buffer
 	if err := peTemplate.Execute(&b, d); err != nil {
 		return "", err
@@ -72,5 +117,6 @@ func GeneratePE(k *kernel.Kernel, offChip bool) (string, error) {
 }
 
 var peTemplate = template.Must(template.New("pe").Funcs(template.FuncMap{
-	"hi": func(f peField) int { return f.Off + f.Width - 1 },
+	"hi":  func(f peField) int { return f.Off + f.Width - 1 },
+	"sub": func(a, b int) int { return a - b },
 }).Parse(peTemplateText))

@@ -123,6 +123,13 @@ func GenerateSystem(ctx context.Context, o SystemOptions) (*System, error) {
 		}
 		sys.Files["rtl/"+m.Name+".v"] = m.Verilog
 	}
+	if len(k.Spec.Global) > 0 {
+		m, err := GenerateCombine(k)
+		if err != nil {
+			return nil, err
+		}
+		sys.Files["rtl/"+m.Name+".v"] = m.Verilog
+	}
 	// The f32 unit library, when a generated kernel instantiates a unit.
 	for p, v := range sys.Files {
 		if strings.HasPrefix(p, "rtl/"+name+"_") && (strings.Contains(v, "gravf_f") || strings.Contains(v, "gravf_u2f")) && !strings.HasSuffix(p, "_pe.v") {

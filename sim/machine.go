@@ -72,6 +72,7 @@ type pe struct {
 	bcSeen      int
 	bcHalt      bool
 	bcCompleted int64 // last round whose barriers have all been counted (-1: none)
+	globReady   int64 // the cycle the globals of the next superstep are folded
 
 	// scatter (BRAM): the walker, and the lookup stage (PEGenerated)
 	walking  bool
@@ -266,6 +267,9 @@ func (m *machine) stepGatherApply(q *pe) {
 			q.hazard = true // flushing the gather pipeline
 			return
 		}
+		if m.glob != nil && !h.halt && m.now < q.globReady {
+			return // the globals of the next superstep are being folded
+		}
 		b := q.msgs.pop()
 		m.progress()
 		if b.halt {
@@ -341,6 +345,9 @@ func (m *machine) takeInput(q *pe, pushBarrier func(halt bool, round uint32) boo
 			}
 			q.bcCompleted = int64(h.round)
 			q.bcSeen, q.bcHalt = 0, true
+			if m.glob != nil {
+				q.globReady = m.now + m.glob.foldDelay(m.nPE)
+			}
 		} else {
 			q.bcSeen++
 			q.bcHalt = q.bcHalt && h.halt

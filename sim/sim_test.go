@@ -29,7 +29,7 @@ func load(t testing.TB, kname, spec string, opt graph.ReadOptions) fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt.Weighted = len(s.Edge) > 0
+	opt.Weighted, opt.FloatWeights = s.Weights()
 	g, err := graph.Load(spec, opt)
 	if err != nil {
 		t.Fatal(err)
