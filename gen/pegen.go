@@ -33,9 +33,9 @@ type peData struct {
 	// of its latency.
 	ScatterSide, GatherSide, ApplySide fifoSize
 	Globals                            []peField
-	GW             int
-	CombineLatency int
-	GlobIdentity   string
+	GW                                 int
+	CombineLatency                     int
+	GlobIdentity                       string
 }
 
 // fifoSize is the depth of a FIFO and the top bit of its fill count.

@@ -47,8 +47,8 @@ type bpe struct {
 	// globFor is the superstep whose last marker was counted, globReady
 	// the cycle the globals it completes are folded.
 	globFor, globReady int64
-	hazardSlot  []int64
-	lastAny     int64
+	hazardSlot         []int64
+	lastAny            int64
 
 	issued, hazard, scatterBusy bool
 }
