@@ -60,3 +60,48 @@ func TestGraphConvert(t *testing.T) {
 		}
 	}
 }
+
+// TestWeightsAndColumnsCLI is issue 16's items 7 and 8 at the command
+// line: rounded real weights are said once, negative and out-of-range ones
+// and extra columns are errors at their line, SSSP does not wrap.
+func TestWeightsAndColumnsCLI(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	real := write("real.txt", "0 1 0.4\n1 2 2.6\n2 3 7\n")
+	_, stderr, err := runCLI(t, "ref", "--kernel", "sssp", "--graph", real, "-q", "--out", filepath.Join(dir, "out.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(stderr, "note:") != 1 || !strings.Contains(stderr, "2 real edge weights were rounded to integers (the first at real.txt:1: 0.4 became 1)") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+	for _, tc := range []struct{ file, text, want string }{
+		{"neg.txt", "0 1 3\n1 2 -3.0\n", `neg.txt:2: weight "-3.0" is negative`},
+		{"big.txt", "0 1 1e30\n", `big.txt:1: weight "1e30" exceeds 4294967295`},
+		{"cols.txt", "0 1 2 3\n", "cols.txt:1: the line has 4 columns"},
+		{"foo.txt", "0 1 foo\n", `foo.txt:1: third column "foo" is not a number`},
+	} {
+		p := write(tc.file, tc.text)
+		args := []string{"ref", "--kernel", "sssp", "--graph", p, "--format", "edgelist", "-q"}
+		if tc.file == "foo.txt" || tc.file == "cols.txt" {
+			args = []string{"graph", "stats", "--graph", p, "--format", "edgelist"}
+		}
+		if _, _, err := runCLI(t, args...); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v\nwant %s", tc.file, err, tc.want)
+		}
+	}
+	big := write("wrap.txt", "0 1 3000000000\n1 2 3000000000\n0 2 4000000000\n")
+	out, stderr, err := runCLI(t, "ref", "--kernel", "sssp", "--graph", big, "--param", "root=0", "--param", "weightsize=32", "-q")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "1\t3000000000\t0\n2\t4000000000\t0\n") || !strings.Contains(stderr, "satadd sums did not fit") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", out, stderr)
+	}
+}
