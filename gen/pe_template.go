@@ -849,8 +849,8 @@ wire [GW-1:0]   ak_glob = { {{range $i, $g := .Globals}}{{if $i}}, {{end}}ak_glo
 wire            contrib = ak_state_valid && !ak_barrier;
 reg  [GW-1:0]   lane [0:CL-1];
 reg  [CLB-1:0]  lane_in;               // the lane of the next contribution
-reg  [CL-1:0]   lane_sr_valid;         // a lane's result is CL - 1 - i cycles away
-reg  [CLB-1:0]  lane_sr [0:CL-1];      // ... and which lane it belongs to
+reg  [CL-1:0]   lane_sr_valid;         // bit i: a contribution entered the unit i + 1 cycles ago
+reg  [CLB-1:0]  lane_sr [0:CL-1];      // ... and the lane it belongs to
 localparam L_SWEEP = 2'd0, L_DRAIN = 2'd1, L_FOLD = 2'd2;
 reg  [1:0]      lmode;
 reg  [GW-1:0]   facc;                  // the fold of the lanes so far
