@@ -144,7 +144,11 @@ func Estimate(ctx context.Context, s *System, kernelName, family string) (fpga, 
 		return fpga, pe, err
 	}
 	tot := ParseYosysStat(string(st))
-	return tot["fpga0_top"], largestPE(tot, kernelName), nil
+	pe = largestPE(tot, kernelName)
+	if pe == (Resources{}) {
+		return fpga, pe, fmt.Errorf("yosys: the statistics name no module %s_pe (give the kernel's identifier, kernel.Spec.Ident)", kernelName)
+	}
+	return tot["fpga0_top"], pe, nil
 }
 
 // largestPE returns the resources of the largest PE among the modules of a

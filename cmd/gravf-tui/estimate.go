@@ -26,7 +26,7 @@ func estimate(w io.Writer, b *boards.Board, k *kernel.Kernel, g *graph.Graph, nF
 	if err != nil {
 		return err
 	}
-	fpga, pe, err := gen.Estimate(context.Background(), s, k.Spec.Name, b.FPGA.Family)
+	fpga, pe, err := gen.Estimate(context.Background(), s, k.Spec.Ident(), b.FPGA.Family)
 	if err != nil {
 		return err
 	}
