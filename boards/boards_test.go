@@ -2,10 +2,12 @@ package boards
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -332,8 +334,8 @@ pe.cpe.wcc = 1.2
 	bad := strings.Replace(file, "word_bits = 64", "word_bits = 60", 1)
 	bad = strings.Replace(bad, "pe.ff = 2000", "pe.ff = -1", 1)
 	_, err = Parse("mini.toml", []byte(bad))
-	want := "mini.toml:8: memory[0].word_bits: must be a positive multiple of 8, got 60\n" +
-		"mini.toml:12: pe.ff: must be a positive count (flip-flops per PE), got -1"
+	want := "mini.toml:8:75: memory[0].word_bits: must be a positive multiple of 8, got 60\n" +
+		"mini.toml:12:4: pe.ff: must be a positive count (flip-flops per PE), got -1"
 	if err == nil || err.Error() != want {
 		t.Errorf("error:\n%v\nwant:\n%s", err, want)
 	}
@@ -400,14 +402,15 @@ func TestMalformed(t *testing.T) {
 		{"huge count", "f1", edit{re: `^ff `, text: `ff = 1000000000000`}, nil, "fpga.ff", "must be at most 100000000", 0},
 		{"uram on UltraScale", "ac510", edit{re: `^uram`, text: `uram = 16`}, nil, "fpga.uram", "only UltraScale+ (xcup) parts have UltraRAM", 0},
 		{"direct links", "ac510", edit{re: `^links_per_fpga`, text: `links_per_fpga = 2`}, nil, "network.links_per_fpga", "a direct network needs a link to each of the other max_fpgas-1 = 3 FPGAs, got 2", 0},
+		{"one PE does not fit", "u250", edit{re: `^lut    = 20000`, text: `lut = 2000000`}, &edit{re: `^dsp    = 8$`, text: "# no dsp"}, "pe.lut", "one PE needs 2000000 LUTs, the part has 1728000", 0},
 		{"PEs do not fit", "ac510", edit{re: `^bram36 = 48`, text: `bram36 = 480`}, nil, "pe.max_per_fpga", "9 PEs need 4320 BRAM36s, the part has 1080", -1},
 		{"hierarchy", "f1", edit{re: `^fpgas_per_node`, text: `fpgas_per_node = 3`}, nil, "network.fpgas_per_node", "must divide max_fpgas = 8 into at least two nodes, got 3", 0},
 		{"node figure on a flat network", "u250", edit{re: `^fpgas_per_node`, text: `node_link_gbit_s = 5`, insert: true}, nil, "network.node_link_gbit_s", `is only used by topology = "hierarchical"`, 0},
 		// float bandwidths
-		{"negative bandwidth", "u250", edit{re: `^peak_gib_s`, text: `peak_gib_s = -1`}, nil, "memory[0].peak_gib_s", "must be positive (peak GiB/s per FPGA), got -1", 0},
+		{"negative bandwidth", "u250", edit{re: `^peak_gib_s`, text: `peak_gib_s = -1`}, nil, "memory[0].peak_gib_s", "must be positive (peak bandwidth per FPGA), got -1", 0},
 		{"sustained above peak", "ac510", edit{re: `^sustained_gib_s`, text: `sustained_gib_s = 30`}, nil, "memory[0].sustained_gib_s", "must not exceed peak_gib_s = 21.7, got 30", 0},
 		{"string bandwidth", "ac510", edit{re: `^interface_gib_s`, text: `interface_gib_s = "fast"`}, nil, "network.interface_gib_s", "must be a number, got a string", 0},
-		{"nan clock", "u280", edit{re: `^clock_mhz`, text: `clock_mhz = nan`}, nil, "clock_mhz", "must be positive (f_clk in MHz), got NaN", 0},
+		{"nan clock", "u280", edit{re: `^clock_mhz`, text: `clock_mhz = nan`}, nil, "clock_mhz", "must be positive (f_clk of the design), got NaN", 0},
 		{"clock in Hz", "u280", edit{re: `^clock_mhz`, text: `clock_mhz = 300e6`}, nil, "clock_mhz", "must be at most 2000", 0},
 		{"cpe below one", "ac510", edit{re: `^wcc`, text: `wcc = 0.9`}, nil, "pe.cpe.wcc", "must be between 1 and 1000 cycles per edge", 0},
 		{"bool bandwidth", "f1", edit{re: `^link_gbit_s`, text: `link_gbit_s = true`}, nil, "network.link_gbit_s", "must be a number, got a boolean", 0},
@@ -426,8 +429,15 @@ func TestMalformed(t *testing.T) {
 		{"unknown memory key", "u280", edit{re: `^channels = 2`, text: `speed_gib_s = 3`, insert: true}, nil, "memory[1].speed_gib_s", "unknown key", 0},
 		{"unknown table", "f1", edit{re: `^max_fpgas`, text: `[host]`, insert: true}, nil, "host", "unknown key", 0},
 		// missing keys point at their table
-		{"missing clock", "ac510", edit{re: `^clock_mhz`}, nil, "clock_mhz", "missing (f_clk in MHz)", 1},
+		{"missing clock", "ac510", edit{re: `^clock_mhz`}, nil, "clock_mhz", "missing (f_clk of the design)", 1},
 		{"missing fpga key", "u250", edit{re: `^lut    = 1728000`}, nil, "fpga.lut", "missing (CLB LUTs)", -2},
+		// keys the board knows but values it does not
+		{"cpe of an unknown kernel", "ac510", edit{re: `^wcc`, text: `wccc = 1.05`}, nil, "pe.cpe.wccc", `no built-in kernel is called "wccc"`, 0},
+		{"zero FPGAs per node", "ac510", edit{re: `^fpgas_per_node`, text: `fpgas_per_node = 0`}, nil, "network.fpgas_per_node", "must be a positive count (FPGAs per node), got 0", 0},
+		{"FPGAs per node on a flat network", "u250", edit{re: `^fpgas_per_node`, text: `fpgas_per_node = 2`}, nil, "network.fpgas_per_node", `must be 1 unless topology = "hierarchical"`, 0},
+		// key rules
+		{"key twice", "ac510", edit{re: `^clock_mhz`, text: "clock_mhz = 200", insert: true}, nil, "clock_mhz", "is defined twice (first at line", 0},
+		{"table twice", "u250", edit{re: `^\[pe\]`, text: "[fpga]"}, nil, "fpga", "table [fpga] is defined twice", 0},
 		// syntax
 		{"syntax", "ac510", edit{re: `^title`, text: `title = "unterminated`}, nil, "", "", 0},
 	}
@@ -462,16 +472,12 @@ func TestMalformed(t *testing.T) {
 			if !errors.As(err, &l) {
 				t.Fatalf("error %T is not an ErrorList: %v", err, err)
 			}
-			prefix := file + ":" + strconv.Itoa(line) + ": "
-			if tc.field != "" {
-				prefix += tc.field + ": "
-			}
 			for _, e := range l {
-				if s := e.Error(); strings.HasPrefix(s, prefix) && strings.Contains(s, tc.want) {
+				if e.File == file && e.Line == line && e.Key == tc.field && strings.Contains(e.Msg, tc.want) {
 					return
 				}
 			}
-			t.Errorf("no error %q...%q in\n%v", prefix, tc.want, err)
+			t.Errorf("no error at %s:%d, key %q, %q in\n%v", file, line, tc.field, tc.want, err)
 		})
 	}
 }
@@ -514,7 +520,7 @@ func TestAllErrorsInFileOrder(t *testing.T) {
 	}
 	slices.Sort(lines)
 	for i, e := range l {
-		if e.Line != lines[i] || e.File != "x.toml" || e.Field == "" {
+		if e.Line != lines[i] || e.File != "x.toml" || e.Key == "" {
 			t.Errorf("error %d: %v (want line %d)", i, e, lines[i])
 		}
 	}
@@ -536,8 +542,8 @@ func TestAllErrorsInFileOrder(t *testing.T) {
 	data, l1 = edit{re: `^topology`, text: `topology = 4`}.apply(t, string(src))
 	data, l2 = edit{re: `^word_bits`, text: `word_bits = 7`}.apply(t, data)
 	_, err = Parse("x.toml", []byte(data))
-	want := "x.toml:" + strconv.Itoa(l2) + ": memory[0].word_bits: must be a positive multiple of 8, got 7\n" +
-		"x.toml:" + strconv.Itoa(l1) + ": network.topology: must be a string, got an integer"
+	want := "x.toml:" + strconv.Itoa(l2) + ":1: memory[0].word_bits: must be a positive multiple of 8, got 7\n" +
+		"x.toml:" + strconv.Itoa(l1) + ":1: network.topology: must be a string, got an integer"
 	if err == nil || err.Error() != want {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}
@@ -551,7 +557,7 @@ func TestValidateProgrammatic(t *testing.T) {
 	b.ClockMHz = 0
 	b.Memory[0].RequestsInFlight = 0
 	err = b.Validate()
-	want := "boards/data/u250.toml: clock_mhz: must be positive (f_clk in MHz), got 0\n" +
+	want := "boards/data/u250.toml: clock_mhz: must be positive (f_clk of the design), got 0\n" +
 		"boards/data/u250.toml: memory[0].requests_in_flight: must be a positive count (outstanding reads per PE port), got 0"
 	if err == nil || err.Error() != want {
 		t.Errorf("Validate() =\n%v\nwant\n%s", err, want)
@@ -560,5 +566,49 @@ func TestValidateProgrammatic(t *testing.T) {
 	b.Memory = nil
 	if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "memory: at least one [[memory]]") {
 		t.Errorf("no memory: %v", err)
+	}
+}
+
+// TestHostileFilesAreCheap reads small board files made to be slow: a
+// long dotted key (1,000 segments took 1.2 s and 67 MB before the parser
+// was linear, 4,000 more than a minute), thousands of unknown keys and of
+// measured CPEs, deep inline tables. Each must fail with a located error,
+// and the memory allocated must stay within a bound per input byte
+// (allocations are deterministic; this is no timing test).
+func TestHostileFilesAreCheap(t *testing.T) {
+	src, err := Source("ac510")
+	if err != nil {
+		t.Fatal(err)
+	}
+	many := func(format string, n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, format, i)
+		}
+		return b.String()
+	}
+	tests := []struct {
+		name, data, want string
+	}{
+		{"dotted key", strings.Repeat("a.", 999) + "a = 1\n", "nested more than"},
+		{"dotted key in a table", "[pe]\n" + strings.Repeat("cpe.", 999) + "x = 1\n", "nested more than"},
+		{"unknown keys", many("k%d = 1\n", 20000) + string(src), "and 19900 more problems"},
+		{"unknown kernels", string(src) + many("k%d = 1.5\n", 20000), "and 19900 more problems"},
+		{"deep inline tables", "name = " + strings.Repeat("{a=", 5000) + "1" + strings.Repeat("}", 5000) + "\n", "nested more than"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			_, err := Parse("hostile.toml", []byte(tc.data))
+			runtime.ReadMemStats(&after)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "hostile.toml:") {
+				t.Fatalf("error %.300v, want %q", err, tc.want)
+			}
+			if perByte := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(tc.data)); perByte > 2000 {
+				t.Errorf("%.0f bytes allocated per input byte", perByte)
+			}
+		})
 	}
 }

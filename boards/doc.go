@@ -24,11 +24,33 @@
 // # Errors
 //
 // Parsing is strict: an unknown key is an error, as is a value of the wrong
-// type or out of range. Parse collects every error of a file (a TOML
+// type or out of range, a key given twice, or a measured CPE for a kernel
+// that is not built in. Parse collects every error of a file (a TOML
 // syntax error excepted, which stops it) and reports them in file order,
-// each as "file:line: field: message", for example
+// each as "file:line:col: key: message", for example
 //
-//	my.toml:12: memory[0].word_bits: must be a positive multiple of 8, got 0
+//	my.toml:12:1: memory[0].word_bits: must be a positive multiple of 8, got 0
+//
+// Reading takes time and memory in proportion to the file (see
+// internal/tomldoc), and files over 1 MiB are refused.
+//
+// # Adding a key
+//
+// A key is spelled once: in the toml tag of its field in board.go. The
+// same field's tags say the rest, and everything else follows from them:
+//
+//	// PublishedClockMHz is the clock published designs closed at.
+//	PublishedClockMHz float64 `toml:"published_clock_mhz" json:"published_clock_mhz" check:"(0,2000]" doc:"clock of published designs"`
+//
+// The toml tag is the key (its unit in the suffix, see UnitOf), json the
+// key of `boards show --json`, check the rules Parse and Validate apply
+// (required, a range, bits, id, nonempty, default=; see internal/tomldoc),
+// doc the words in messages ("must be positive (clock of published
+// designs), got 0") and help. board:"set" makes the figure overridable by
+// a platform cell's `set` table and `--set KEY=VALUE` (see Params). Checks
+// that combine fields go in validate.go, which names fields by pointer
+// (c.Errorf(&b.ClockMHz, ...)), never by key. A derived figure is a method
+// here; `boards show` prints the file's figures and the derived ones.
 //
 // # Networks
 //

@@ -64,8 +64,8 @@ ff = 24000
 `))
 	fmt.Println(err)
 	// Output:
-	// my.toml:20: memory[0].word_bits: must be a positive multiple of 8, got 0
-	// my.toml:26: network.topology: must be one of "direct", "ring", "switch", "hierarchical", got "star"
+	// my.toml:20:1: memory[0].word_bits: must be a positive multiple of 8, got 0
+	// my.toml:26:1: network.topology: must be one of "direct", "ring", "switch", "hierarchical", got "star"
 }
 
 // Names lists the built-in boards; Load also takes a path to a .toml file.

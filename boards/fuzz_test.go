@@ -6,11 +6,14 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/gravf-tui/gravf-tui/internal/testenv"
 )
 
 // FuzzParse feeds Parse arbitrary files, seeded with the built-in boards
-// and some broken ones. Parse must not panic; a rejected file must get
-// located errors; an accepted board must satisfy what the model relies on.
+// and some broken ones. Parse must not panic nor take more than the
+// budget of one input; a rejected file must get located errors; an
+// accepted board must satisfy what the model relies on.
 func FuzzParse(f *testing.F) {
 	for _, n := range Names() {
 		src, err := Source(n)
@@ -24,8 +27,12 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("name = \"x\"\nfpga.lut = 1\n[[memory]]\nword_bits = 0\n"))
 	f.Add([]byte("memory = [{name = \"a\"}, 3]\npe.cpe = {wcc = nan}\n"))
 	f.Add([]byte("[a.b.c]\n[[a.b]]\n"))
+	f.Add([]byte(strings.Repeat("a.", 4000) + "a = 1\n"))
+	f.Add([]byte("[pe.cpe]\n" + strings.Repeat("wcc = 1\n", 3)))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		b, err := Parse("fuzz.toml", data)
+		var b *Board
+		var err error
+		testenv.WithinBudget(t, len(data), func() { b, err = Parse("fuzz.toml", data) })
 		if err != nil {
 			var l ErrorList
 			if !errors.As(err, &l) || len(l) == 0 {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gravf-tui/gravf-tui/boards"
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/model"
 	"github.com/gravf-tui/gravf-tui/sim"
@@ -268,10 +269,10 @@ func (p *Platform) Check() (string, error) {
 	for _, name := range sortedKeys(p.Set) {
 		bp, ok := BoardParamNamed(name)
 		if !ok {
-			return "set", fmt.Errorf("set: unknown board parameter %q (want one of %s)", name, boardParamList())
+			return "set." + name, fmt.Errorf("set: unknown board parameter %q (want one of %s)", name, boards.ParamNames())
 		}
-		if err := bp.check(p.Set[name]); err != nil {
-			return "set", err
+		if err := bp.Check(p.Set[name]); err != nil {
+			return "set." + name, fmt.Errorf("set: %w", err)
 		}
 	}
 	return "", nil
@@ -285,10 +286,10 @@ func (k *Kernel) Check() (string, error) {
 	for _, name := range sortedKeys(k.Widths) {
 		layout, field, ok := strings.Cut(name, ".")
 		if !ok || field == "" || !slices.Contains([]string{"vertex", "update", "message", "edge"}, layout) {
-			return "widths", fmt.Errorf("widths: %q is not layout.field (layout vertex, update, message or edge)", name)
+			return "widths." + name, fmt.Errorf("widths: %q is not layout.field (layout vertex, update, message or edge)", name)
 		}
 		if strings.TrimSpace(k.Widths[name]) == "" {
-			return "widths", fmt.Errorf("widths: %s is empty", name)
+			return "widths." + name, fmt.Errorf("widths: %s is empty", name)
 		}
 	}
 	return "", nil

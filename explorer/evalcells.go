@@ -150,7 +150,7 @@ func (e *evaluator) platform(in *Platform) (Output, error) {
 	}
 	b, err := boards.Load(name)
 	if err != nil {
-		return nil, err
+		return nil, fieldErr(KindPlatform, "board", err)
 	}
 	b, err = applyBoardParams(b, in.Set)
 	if err != nil {
@@ -167,7 +167,8 @@ func (e *evaluator) platform(in *Platform) (Output, error) {
 		o.Params = append(o.Params, ParamValue{Name: p.Name, Value: p.Get(b), Unit: p.Unit, Overridden: set})
 	}
 	if b.MaxFPGAs > 0 && in.FPGAs > b.MaxFPGAs {
-		return nil, fmt.Errorf("fpgas %d: %s has at most %d FPGAs", in.FPGAs, b.Name, b.MaxFPGAs)
+		return nil, &FieldError{Kind: KindPlatform, Key: "fpgas", Msg: fmt.Sprintf("%s has at most %d FPGAs", b.Name, b.MaxFPGAs),
+			Err: fmt.Errorf("fpgas %d: %s has at most %d FPGAs", in.FPGAs, b.Name, b.MaxFPGAs)}
 	}
 	return o, nil
 }
@@ -247,7 +248,7 @@ func (e *evaluator) kernel(in *Kernel) (Output, error) {
 	}
 	spec, err := samples.LoadKernel(name)
 	if err != nil {
-		return nil, err
+		return nil, fieldErr(KindKernel, "kernel", err)
 	}
 	spec, edited, err := editWidths(spec, in.Widths)
 	if err != nil {
@@ -279,7 +280,7 @@ func (e *evaluator) kernel(in *Kernel) (Output, error) {
 	}
 	for k := range in.Params {
 		if _, ok := o.Params[k]; !ok {
-			return nil, fmt.Errorf("params: kernel %s has no parameter %q", spec.Name, k)
+			return nil, &FieldError{Kind: KindKernel, Key: "params." + k, Err: fmt.Errorf("params: kernel %s has no parameter %q", spec.Name, k)}
 		}
 	}
 	for _, p := range []*kernel.Program{spec.Init, spec.Gather, spec.Apply, spec.Scatter} {
@@ -333,16 +334,17 @@ func editWidths(spec *kernel.Spec, widths map[string]string) (*kernel.Spec, map[
 			}
 		}
 		if !found {
-			return nil, nil, fmt.Errorf("widths: kernel %s has no field %s", spec.Name, key)
+			return nil, nil, &FieldError{Kind: KindKernel, Key: "widths." + key, Err: fmt.Errorf("widths: kernel %s has no field %s", spec.Name, key)}
 		}
 	}
 	// Check the edit now, so that a width the programs cannot use is
-	// reported by the kernel cell.
+	// reported by the kernel cell, at the last width edited.
+	last := "widths." + sortedKeys(widths)[len(widths)-1]
 	if _, err := c.Sizes(32); err != nil {
-		return nil, nil, fmt.Errorf("widths: %w", err)
+		return nil, nil, &FieldError{Kind: KindKernel, Key: last, Msg: err.Error(), Err: fmt.Errorf("widths: %w", err)}
 	}
 	if _, err := c.Bind(kernel.Env{Vertices: 2}); err != nil {
-		return nil, nil, fmt.Errorf("widths: %w", err)
+		return nil, nil, &FieldError{Kind: KindKernel, Key: last, Msg: err.Error(), Err: fmt.Errorf("widths: %w", err)}
 	}
 	return &c, edited, nil
 }
@@ -430,11 +432,24 @@ func (e *evaluator) dataset(in *Dataset) (Output, error) {
 	if s := e.kernelSpec(); s != nil {
 		weighted, float = s.Weights()
 	}
-	g, file, err := loadDataset(e.job.dir, in.Graph, graph.ReadOptions{Format: format, Directed: in.Directed, Weighted: weighted, FloatWeights: float,
-		RandomWeights: in.RandomWeights, Seed: in.WeightSeed})
-	if err != nil {
-		return nil, err
+	what := "generating " + in.Graph
+	if resolveDataset(e.job.dir, in.Graph) != "" {
+		what = "loading " + in.Graph
 	}
+	e.progress(Progress{Text: what})
+	g, file, err := loadDataset(e.ctx, e.job.dir, in.Graph, graph.ReadOptions{Format: format, Directed: in.Directed, Weighted: weighted, FloatWeights: float,
+		RandomWeights: in.RandomWeights, Seed: in.WeightSeed},
+		func(p graph.LoadProgress) {
+			e.progress(Progress{Text: what + ": " + p.Stage, Done: p.Done, Total: p.Total})
+		})
+	if err != nil {
+		var fe *FieldError
+		if errors.As(err, &fe) || isCancel(err) {
+			return nil, err
+		}
+		return nil, fieldErr(KindDataset, "graph", err)
+	}
+	e.progress(Progress{Text: "degree statistics of " + in.Graph})
 	return &DatasetOutput{Spec: in.Graph, File: file, Stats: graph.ComputeStats(g), Notes: g.Notes(), graph: g}, nil
 }
 
@@ -445,15 +460,16 @@ const builtinPrefix = "built-in:"
 // loadDataset reads or generates the graph a dataset spec names. A file
 // name resolves beside the notebook (dir), then in $GRAVF_DATASETS, then
 // among the graphs embedded for the sample notebooks, so that those run
-// from any folder; the file it read is returned ("" for a generator).
-func loadDataset(dir, spec string, opt graph.ReadOptions) (*graph.Graph, string, error) {
+// from any folder; the file it read is returned ("" for a generator). A
+// file found nowhere is a FieldError on the dataset's graph.
+func loadDataset(ctx context.Context, dir, spec string, opt graph.ReadOptions, progress func(graph.LoadProgress)) (*graph.Graph, string, error) {
 	file := resolveDataset(dir, spec)
 	if file == "" {
-		g, err := graph.Load(spec, opt)
+		g, err := graph.LoadContext(ctx, spec, opt, progress)
 		return g, "", err
 	}
 	if fileExists(file) {
-		g, err := graph.Load(file, opt)
+		g, err := graph.LoadContext(ctx, file, opt, progress)
 		return g, file, err
 	}
 	if s, _ := graph.ParseSpec(spec); !filepath.IsAbs(s.File) && slices.Contains(samples.DatasetNames(), s.File) {
@@ -469,7 +485,7 @@ func loadDataset(dir, spec string, opt graph.ReadOptions) (*graph.Graph, string,
 	if os.Getenv(DatasetsEnv) == "" {
 		hint = " (relative names are looked up beside the notebook, then in $" + DatasetsEnv + ")"
 	}
-	return nil, "", fmt.Errorf("graph %s: %w%s", spec, fs.ErrNotExist, hint)
+	return nil, "", &FieldError{Kind: KindDataset, Key: "graph", Msg: "no such file" + hint, Err: fmt.Errorf("graph %s: %w%s", spec, fs.ErrNotExist, hint)}
 }
 
 // --- shared helpers for the cells that need a design --------------------------
@@ -531,7 +547,12 @@ func bindKernel(s *kernel.Spec, g *graph.Graph, params map[string]string) (*kern
 func (e *evaluator) supersteps(d *design) ([]kernel.Superstep, error) {
 	key := "ref:" + e.depHash(KindKernel) + "/" + e.depHash(KindDataset)
 	return memo(e.job.cache, key, func() ([]kernel.Superstep, error) {
-		res, err := kernel.Run(e.ctx, d.kernel, d.graph, kernel.RunOptions{})
+		var msgs int64
+		e.progress(Progress{Text: "reference run (for the latency-aware prediction)"})
+		res, err := kernel.Run(e.ctx, d.kernel, d.graph, kernel.RunOptions{Progress: func(s kernel.Superstep) {
+			msgs += s.Messages
+			e.progress(Progress{Text: fmt.Sprintf("reference run (for the latency-aware prediction): superstep %d done, %s messages", s.Index, groupDigits(msgs))})
+		}})
 		if err != nil {
 			return nil, err
 		}

@@ -2,9 +2,12 @@ package explorer
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/gravf-tui/gravf-tui/samples"
+
+	"github.com/gravf-tui/gravf-tui/internal/testenv"
 )
 
 // FuzzParse checks that any input either fails with a ParseError or reads
@@ -20,8 +23,12 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte(handWritten))
 	f.Add([]byte("version = 1\n[[cell]]\nkind = \"notes\"\ntext = \"\"\"\na\n\"\"\"\n"))
+	f.Add([]byte("version = 1\n" + strings.Repeat("[[cell]]\nkind = \"notes\"\n", 2000)))
+	f.Add([]byte("version = 1\n[[cell]]\nkind = \"sweep\"\ngrid = \"fpgas=1,dataset=" + strings.Repeat("a,", 20000) + "\"\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		nb, err := Parse("fuzz.gravf.toml", data)
+		var nb *Notebook
+		var err error
+		testenv.WithinBudget(t, len(data), func() { nb, err = Parse("fuzz.gravf.toml", data) })
 		if err != nil {
 			if _, ok := err.(*ParseError); !ok {
 				t.Fatalf("error of type %T: %v", err, err)

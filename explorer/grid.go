@@ -47,15 +47,19 @@ func ParseGrid(s string) (Grid, error) {
 	if strings.TrimSpace(s) == "" {
 		return g, fmt.Errorf("the grid is empty (want e.g. fpgas=1..8,pes=1..16)")
 	}
+	// Cut s before every segment that starts with an axis name; the
+	// parts are slices of s, so that a long value costs no copying.
 	var parts []string
+	start, off := 0, 0
 	for _, seg := range strings.Split(s, ",") {
 		key, _, ok := strings.Cut(seg, "=")
-		if ok && slices.Contains(Axes, strings.TrimSpace(key)) || len(parts) == 0 {
-			parts = append(parts, seg)
-			continue
+		if off > 0 && ok && slices.Contains(Axes, strings.TrimSpace(key)) {
+			parts = append(parts, s[start:off-1])
+			start = off
 		}
-		parts[len(parts)-1] += "," + seg
+		off += len(seg) + 1
 	}
+	parts = append(parts, s[start:])
 	for _, p := range parts {
 		key, val, ok := strings.Cut(p, "=")
 		key = strings.TrimSpace(key)
@@ -83,6 +87,7 @@ const MaxGridPoints = 1 << 20
 
 func parseAxis(key, val string) ([]string, error) {
 	var out []string
+	seen := map[string]bool{}
 	for _, alt := range strings.Split(val, "|") {
 		alt = strings.TrimSpace(alt)
 		if alt == "" {
@@ -137,9 +142,10 @@ func parseAxis(key, val string) ([]string, error) {
 			}
 			alt = string(p)
 		}
-		if slices.Contains(out, alt) {
+		if seen[alt] {
 			return nil, fmt.Errorf("grid: %s lists %s twice", key, alt)
 		}
+		seen[alt] = true
 		out = append(out, alt)
 	}
 	return out, nil

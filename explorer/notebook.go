@@ -8,9 +8,10 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"time"
 
 	"github.com/google/renameio/v2"
-	"github.com/pelletier/go-toml/v2"
+	"github.com/gravf-tui/gravf-tui/internal/tomldoc"
 )
 
 // FormatVersion is the notebook file format version this package writes.
@@ -36,7 +37,14 @@ type Notebook struct {
 	headerTitle string
 	dirty       bool
 	undo        []snapshot
-	cache       *cache
+	// redo holds the states Undo left, newest last; an edit clears it.
+	redo  []snapshot
+	group *editGroup
+	cache *cache
+	// keep saves expensive results beside the notebook (KeepResults);
+	// restored holds when the results RestoreResults read were kept.
+	keep     bool
+	restored map[string]time.Time
 }
 
 // Cell is one cell of a notebook.
@@ -55,6 +63,8 @@ type snapshot struct {
 	title string
 	cells []cellText
 	what  string
+	// dirty is whether the notebook had unsaved changes in this state.
+	dirty bool
 }
 
 type cellText struct {
@@ -115,191 +125,160 @@ type header struct {
 	Title   string `toml:"title"`
 }
 
+// notebookLimits bound a notebook file: notes may be long, but not
+// megabytes long.
+var notebookLimits = tomldoc.Limits{MaxBytes: 8 << 20, MaxDepth: 16}
+
 // Parse reads a notebook from data; file names it in errors. The file is a
 // TOML document with `version`, `title` and an array of `[[cell]]` tables,
 // each with a `kind` and that kind's keys. Every error names the file, the
-// line and the cell.
+// line of the key at fault and the cell. The work is linear in the size of
+// the file.
 func Parse(file string, data []byte) (*Notebook, error) {
 	text := string(data)
 	if strings.ContainsRune(text, '\r') {
 		text = strings.ReplaceAll(text, "\r\n", "\n")
 	}
-	// The whole document must be valid TOML first, so that splitting at the
-	// `[[cell]]` lines below cannot cut a multi-line string in two.
-	var whole struct {
-		Version int              `toml:"version"`
-		Title   string           `toml:"title"`
-		Cell    []map[string]any `toml:"cell"`
+	doc, err := tomldoc.Parse(file, []byte(text), notebookLimits)
+	if err != nil {
+		return nil, parseError(err, 0, 0)
 	}
-	if err := toml.Unmarshal([]byte(text), &whole); err != nil {
-		return nil, tomlError(file, 0, 0, err)
-	}
-	segs := splitCells(text)
-	if len(segs)-1 != len(whole.Cell) {
-		return nil, &ParseError{File: file, Msg: fmt.Sprintf("found %d [[cell]] lines but %d cells: write each cell header as a line of its own, outside strings", len(segs)-1, len(whole.Cell))}
-	}
-	nb := New("")
-	nb.header = segs[0].text
 	var h header
-	dec := toml.NewDecoder(strings.NewReader(segs[0].text))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&h); err != nil {
-		return nil, tomlError(file, 0, 0, err)
+	if _, errs := doc.Decode(doc.Root, &h, tomldoc.DecodeOptions{Ignore: []string{"cell"}, Where: "a notebook's top level"}); len(errs) > 0 {
+		return nil, parseError(errs, 0, 0)
 	}
-	if h.Version != FormatVersion {
-		return nil, &ParseError{File: file, Line: keyLine(segs[0].text, "version", 1), Msg: fmt.Sprintf("version = %d: this gravf-tui reads notebook version %d", h.Version, FormatVersion)}
+	if err := checkVersion(file, doc, h.Version); err != nil {
+		return nil, err
 	}
+	cells := doc.Root.Get("cell")
+	if cells != nil && (cells.Kind != tomldoc.Array || !cells.Tables) {
+		return nil, &ParseError{File: file, Line: cells.Pos.Line, Col: cells.Pos.Col, Msg: "cell: write every cell as a [[cell]] table"}
+	}
+	var elems []*tomldoc.Node
+	if cells != nil {
+		elems = cells.Elems
+	}
+	starts := cellStarts(doc, elems)
+	nb := New("")
 	nb.Title, nb.headerTitle = h.Title, h.Title
-	for i, seg := range segs[1:] {
-		in, err := parseCell(file, i+1, seg)
+	nb.header = text[:starts[0]]
+	for i, el := range elems {
+		in, err := decodeCell(doc, el, i+1, 0)
 		if err != nil {
 			return nil, err
 		}
-		nb.Cells = append(nb.Cells, &Cell{In: in, Line: seg.line, raw: seg.text})
+		nb.Cells = append(nb.Cells, &Cell{In: in, Line: el.Pos.Line, raw: text[starts[i]:starts[i+1]]})
 	}
 	return nb, nil
 }
 
-// segment is a piece of the file: the header, or one cell from its
-// `[[cell]]` line up to the next one.
-type segment struct {
-	text string
-	line int // 1-based line of the first line
+// checkVersion says what to do with a notebook of another format.
+func checkVersion(file string, doc *tomldoc.Document, v int) error {
+	n := doc.Root.Get("version")
+	switch {
+	case n == nil:
+		return &ParseError{File: file, Line: 1, Msg: fmt.Sprintf("missing version = %d at the top (the notebook format version)", FormatVersion)}
+	case v > FormatVersion:
+		return &ParseError{File: file, Line: n.Pos.Line, Col: n.Pos.Col, Msg: fmt.Sprintf(
+			"version = %d: the notebook is in format %d, written by a newer gravf-tui; this one reads format %d: open it with a newer gravf-tui", v, v, FormatVersion)}
+	case v < 1:
+		return &ParseError{File: file, Line: n.Pos.Line, Col: n.Pos.Col, Msg: fmt.Sprintf("version = %d: notebook formats start at 1; this gravf-tui reads format %d", v, FormatVersion)}
+	case v != FormatVersion:
+		return &ParseError{File: file, Line: n.Pos.Line, Col: n.Pos.Col, Msg: fmt.Sprintf("version = %d: this gravf-tui reads notebook format %d only", v, FormatVersion)}
+	}
+	return nil
 }
 
-// splitCells cuts the text before every `[[cell]]` line; comment lines
-// right above a cell header belong to that cell.
-func splitCells(text string) []segment {
-	lines := strings.SplitAfter(text, "\n")
-	segs := []segment{{line: 1}}
-	var b strings.Builder
-	for i := 0; i < len(lines); i++ {
-		if strings.TrimSpace(lines[i]) != "[[cell]]" {
-			continue
+// cellStarts returns where each cell's text starts (its [[cell]] line, or
+// the comment lines right above it), and the length of the text last: the
+// cells' texts and the header's cover the file exactly, so that saving an
+// unedited notebook writes the same bytes.
+func cellStarts(doc *tomldoc.Document, cells []*tomldoc.Node) []int {
+	var starts []int
+	prev := 0 // the header line of the cell before
+	for _, el := range cells {
+		l := el.Pos.Line
+		for l-1 > prev && doc.CommentLine(l-1) {
+			l--
 		}
-		first := i
-		for first > 0 && strings.HasPrefix(strings.TrimSpace(lines[first-1]), "#") && !isSegmentStart(segs, first-1) {
-			first--
-		}
-		segs[len(segs)-1].text = joinLines(&b, lines, segs[len(segs)-1].line-1, first)
-		segs = append(segs, segment{line: first + 1})
+		starts = append(starts, doc.LineStart(l))
+		prev = el.Pos.Line
 	}
-	segs[len(segs)-1].text = joinLines(&b, lines, segs[len(segs)-1].line-1, len(lines))
-	return segs
+	return append(starts, doc.Len())
 }
 
-// isSegmentStart reports whether line i starts the last segment, so that
-// a cell's leading comments are never taken from the previous header.
-func isSegmentStart(segs []segment, i int) bool {
-	return len(segs) > 1 && segs[len(segs)-1].line-1 == i
-}
-
-func joinLines(b *strings.Builder, lines []string, from, to int) string {
-	b.Reset()
-	for _, l := range lines[from:to] {
-		b.WriteString(l)
+// decodeCell reads cell n (1-based) of a document; offset is added to its
+// lines (a cell parsed from its own text).
+func decodeCell(doc *tomldoc.Document, el *tomldoc.Node, n, offset int) (Input, error) {
+	kind := el.Get("kind")
+	if kind == nil || kind.Kind != tomldoc.String || kind.Str == "" {
+		return nil, &ParseError{File: doc.File, Line: el.Pos.Line + offset, Cell: n, Msg: "the cell has no kind (want kind = one of " + kindList() + ")"}
 	}
-	return b.String()
-}
-
-func parseCell(file string, n int, seg segment) (Input, error) {
-	var probe struct {
-		Cell []struct {
-			Kind string `toml:"kind"`
-		} `toml:"cell"`
-	}
-	if err := toml.Unmarshal([]byte(seg.text), &probe); err != nil {
-		return nil, tomlError(file, n, seg.line-1, err)
-	}
-	if len(probe.Cell) != 1 || probe.Cell[0].Kind == "" {
-		return nil, &ParseError{File: file, Line: seg.line, Cell: n, Msg: "the cell has no kind (want kind = one of " + kindList() + ")"}
-	}
-	in, err := NewInput(Kind(probe.Cell[0].Kind))
+	in, err := NewInput(Kind(kind.Str))
 	if err != nil {
-		return nil, &ParseError{File: file, Line: keyLine(seg.text, "kind", seg.line), Cell: n, Msg: err.Error()}
+		return nil, &ParseError{File: doc.File, Line: kind.Pos.Line + offset, Col: kind.Pos.Col, Cell: n, Msg: err.Error()}
 	}
-	// Decode into the defaults, strictly: a key of another kind is an error.
-	body, err := stripKind(unwrapCell(seg.text))
-	if err != nil {
-		return nil, &ParseError{File: file, Line: seg.line, Cell: n, Msg: err.Error()}
-	}
-	dec := toml.NewDecoder(strings.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(in); err != nil {
-		return nil, tomlError(file, n, seg.line-1, err)
+	if _, errs := doc.Decode(el, in, tomldoc.DecodeOptions{Ignore: []string{"kind"}, Where: "a " + kind.Str + " cell"}); len(errs) > 0 {
+		return nil, parseError(errs, n, offset)
 	}
 	if key, err := in.Check(); err != nil {
-		return nil, &ParseError{File: file, Line: keyLine(seg.text, key, seg.line), Cell: n, Msg: fmt.Sprintf("%s: %v", in.Kind(), err)}
+		e := &ParseError{File: doc.File, Line: el.Pos.Line + offset, Cell: n, Msg: fmt.Sprintf("%s: %v", in.Kind(), err)}
+		// The key is a field ("fpgas") or an entry of a table field
+		// ("set.memory.peak_gib_s"): point at the entry where the file has it.
+		first, rest, _ := strings.Cut(key, ".")
+		k := el.Get(first)
+		if sub := k.Get(rest); sub != nil {
+			k = sub
+		}
+		if key != "" && k != nil {
+			e.Line, e.Col = k.Pos.Line+offset, k.Pos.Col
+		}
+		return nil, e
 	}
 	return in, nil
 }
 
-// unwrapCell turns a cell's text into a document of the cell's own keys:
-// the `[[cell]]` line goes (blank, so that line numbers stay) and
-// `[cell.x]` sub-table headers become `[x]`.
-func unwrapCell(text string) string {
-	lines := strings.Split(text, "\n")
-	for i, l := range lines {
-		t := strings.TrimSpace(l)
-		switch {
-		case t == "[[cell]]":
-			lines[i] = ""
-		case strings.HasPrefix(t, "[cell."):
-			lines[i] = "[" + strings.TrimPrefix(t, "[cell.")
-		}
+// parseCell reads one cell from its own text (undo, copies); n numbers it
+// in errors, and its lines count from seg.line.
+func parseCell(file string, n int, seg segment) (Input, error) {
+	doc, err := tomldoc.Parse(file, []byte(seg.text), notebookLimits)
+	if err != nil {
+		return nil, parseError(err, n, seg.line-1)
 	}
-	return strings.Join(lines, "\n")
+	cells := doc.Root.Get("cell")
+	if len(doc.Root.Entries()) != 1 || cells == nil || !cells.Tables || len(cells.Elems) != 1 {
+		return nil, &ParseError{File: file, Line: seg.line, Cell: n, Msg: "want one [[cell]] table"}
+	}
+	return decodeCell(doc, cells.Elems[0], n, seg.line-1)
 }
 
-// stripKind blanks the `kind = ...` line of a cell body (keeping the line
-// count, so that decoder positions stay true), because the kind is not a
-// field of the input types.
-func stripKind(body string) (string, error) {
-	lines := strings.Split(body, "\n")
-	for i, l := range lines {
-		t := strings.TrimSpace(l)
-		if k, _, ok := strings.Cut(t, "="); ok && strings.TrimSpace(k) == "kind" {
-			lines[i] = ""
-			return strings.Join(lines, "\n"), nil
-		}
-	}
-	return "", errors.New("kind must be a key of its own line")
+// segment is the text of one cell and the line it starts at.
+type segment struct {
+	text string
+	line int
 }
 
-// keyLine finds the line of `key = ...` in a segment that starts at line
-// first; it returns first when the key is not there.
-func keyLine(text, key string, first int) int {
-	if key == "" {
-		return first
+// parseError turns the first error of the TOML layer into a ParseError of
+// cell n, with keys relative to the cell.
+func parseError(err error, n, offset int) error {
+	l, ok := err.(tomldoc.ErrorList)
+	if !ok || len(l) == 0 {
+		return &ParseError{Cell: n, Msg: err.Error()}
 	}
-	for i, l := range strings.Split(text, "\n") {
-		k, _, ok := strings.Cut(strings.TrimSpace(l), "=")
-		if ok && strings.TrimSpace(k) == key {
-			return first + i
-		}
+	e := l[0]
+	key := e.Key
+	if n > 0 {
+		key = strings.TrimPrefix(strings.TrimPrefix(key, fmt.Sprintf("cell[%d]", n-1)), ".")
 	}
-	return first
-}
-
-// tomlError turns a go-toml error into a ParseError with the file's line
-// (the decoder counts from the segment's start, offset lines before it).
-func tomlError(file string, cell, offset int, err error) error {
-	var sm *toml.StrictMissingError
-	if errors.As(err, &sm) && len(sm.Errors) > 0 {
-		row, col := sm.Errors[0].Position()
-		key := strings.Join(sm.Errors[0].Key(), ".")
-		where := "for this cell kind"
-		if cell == 0 {
-			where = "in the notebook header (want version, title and [[cell]] tables)"
-		}
-		return &ParseError{File: file, Line: row + offset, Col: col, Cell: cell, Msg: fmt.Sprintf("unknown key %q %s", key, where)}
+	msg := e.Msg
+	if key != "" {
+		msg = key + ": " + msg
 	}
-	var de *toml.DecodeError
-	if errors.As(err, &de) {
-		row, col := de.Position()
-		return &ParseError{File: file, Line: row + offset, Col: col, Cell: cell, Msg: de.Error()}
+	line := e.Line
+	if line > 0 {
+		line += offset
 	}
-	return &ParseError{File: file, Cell: cell, Msg: err.Error()}
+	return &ParseError{File: e.File, Line: line, Col: e.Col, Cell: n, Msg: msg}
 }
 
 // Bytes renders the notebook file. Unedited cells and an unedited header
@@ -366,7 +345,20 @@ func (nb *Notebook) Resolve(p string) string {
 }
 
 func (nb *Notebook) remember(what string) {
-	s := snapshot{title: nb.Title, what: what}
+	nb.undo = append(nb.undo, nb.snapshot(what))
+	if len(nb.undo) > maxUndo {
+		nb.undo = nb.undo[1:]
+		if nb.group != nil && nb.group.depth > 0 {
+			nb.group.depth--
+		}
+	}
+	nb.redo = nil
+	nb.dirty = true
+}
+
+// snapshot records the notebook's cells as text.
+func (nb *Notebook) snapshot(what string) snapshot {
+	s := snapshot{title: nb.Title, what: what, dirty: nb.dirty}
 	for _, c := range nb.Cells {
 		if c.raw != "" {
 			s.cells = append(s.cells, cellText{c.raw, true, c.Line})
@@ -374,11 +366,7 @@ func (nb *Notebook) remember(what string) {
 			s.cells = append(s.cells, cellText{text: encodeCell(c.In)})
 		}
 	}
-	nb.undo = append(nb.undo, s)
-	if len(nb.undo) > 100 {
-		nb.undo = nb.undo[1:]
-	}
-	nb.dirty = true
+	return s
 }
 
 // Edit changes cell i's input through f. The input is validated by Check
@@ -454,14 +442,27 @@ func (nb *Notebook) CanUndo() (string, bool) {
 	return nb.undo[len(nb.undo)-1].what, true
 }
 
-// Undo restores the notebook to before the last change. Cached results
-// stay: an undone edit finds its old result by the input hash again.
+// Undo restores the notebook to before the last change; Redo brings the
+// change back. Cached results stay: an undone edit finds its old result by
+// the input hash again.
 func (nb *Notebook) Undo() error {
+	nb.EndGroup()
 	if len(nb.undo) == 0 {
 		return errors.New("nothing to undo")
 	}
 	s := nb.undo[len(nb.undo)-1]
+	cur := nb.snapshot(s.what)
+	if err := nb.restore(s); err != nil {
+		return err
+	}
 	nb.undo = nb.undo[:len(nb.undo)-1]
+	nb.redo = append(nb.redo, cur)
+	nb.dirty = true
+	return nil
+}
+
+// restore replaces the title and cells with a snapshot's.
+func (nb *Notebook) restore(s snapshot) error {
 	cells := make([]*Cell, len(s.cells))
 	for i, ct := range s.cells {
 		in, err := parseCell("undo", i+1, segment{text: ct.text, line: 1})
@@ -473,7 +474,7 @@ func (nb *Notebook) Undo() error {
 			cells[i].raw, cells[i].Line = ct.text, ct.line
 		}
 	}
-	nb.Title, nb.Cells, nb.dirty = s.title, cells, true
+	nb.Title, nb.Cells = s.title, cells
 	return nil
 }
 

@@ -3,6 +3,7 @@ package explorer
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -171,14 +172,13 @@ func TestParseErrors(t *testing.T) {
 		want       string
 	}{
 		{"bad toml", head + "[[cell]]\nkind = \"platform\"\nboard = \n", 6, 0, ""},
-		{"no version", "title = \"x\"\n", 1, 0, "version = 0"},
+		{"no version", "title = \"x\"\n", 1, 0, "missing version = 1"},
 		{"unknown kind", head + "[[cell]]\nkind = \"plaform\"\n", 5, 1, "unknown cell kind"},
 		{"no kind", head + "[[cell]]\nboard = \"ac510\"\n", 4, 1, "no kind"},
-		{"key of another kind", head + "[[cell]]\nkind = \"platform\"\nboard = \"ac510\"\nkernel = \"wcc\"\n", 7, 1, `unknown key "kernel"`},
+		{"key of another kind", head + "[[cell]]\nkind = \"platform\"\nboard = \"ac510\"\nkernel = \"wcc\"\n", 7, 1, `kernel: unknown key (known keys of a platform cell: arch, board,`},
 		{"negative fpgas", head + "[[cell]]\nkind = \"model\"\n\n[[cell]]\nkind = \"platform\"\nfpgas = -2\n", 9, 2, "fpgas must be"},
 		{"bad grid", head + "[[cell]]\nkind = \"sweep\"\ngrid = \"fpgas=0..3\"\n", 6, 1, "positive integers"},
 		{"bad override", head + "[[cell]]\nkind = \"platform\"\nset = { clock = 3.0 }\n", 6, 1, "unknown board parameter"},
-		{"cell header in string", head + "[[cell]]\nkind = \"notes\"\ntext = \"\"\"\n[[cell]]\n\"\"\"\n", 0, 0, "[[cell]] lines"},
 		{"wrong type", head + "[[cell]]\nkind = \"platform\"\nfpgas = \"four\"\n", 6, 1, ""},
 	}
 	for _, tc := range tests {
@@ -216,5 +216,76 @@ func TestSaveIsAtomic(t *testing.T) {
 	}
 	if !bytes.Equal(back.Bytes(), nb.Bytes()) || back.Path != p || nb.Path != p {
 		t.Fatal("saved notebook differs")
+	}
+}
+
+// TestParseErrorsAtTheKey: an error in a cell names the line of the key at
+// fault, wherever the cell writes it (a sub-table, an inline table, a
+// dotted key), not the line of its [[cell]] header.
+func TestParseErrorsAtTheKey(t *testing.T) {
+	head := "version = 1\ntitle = \"t\"\n\n[[cell]]\nkind = \"platform\"\n"
+	tests := []struct {
+		name, text string
+		line       int
+		want       string
+	}{
+		{"override in a sub-table", head + "fpgas = 2\n\n[cell.set]\nclock_mhz = 200.0\nclock = 3.0\n", 10, `unknown board parameter "clock"`},
+		{"override out of range", head + "set = { clock_mhz = 200.0,\n  \"memory.word_bits\" = 12.5 }\n", 7, "memory.word_bits must be a whole number"},
+		{"wrong type in a sub-table", head + "[cell.set]\nclock_mhz = \"fast\"\n", 7, "set.clock_mhz: must be a number, got a string"},
+		{"dotted key", head + "set.clock_mhz = -1.0\n", 6, "clock_mhz must be a non-negative number"},
+		{"width of a kernel", "version = 1\n[[cell]]\nkind = \"kernel\"\n[cell.widths]\n\"vertex.label\" = \"16\"\n\"state.x\" = \"3\"\n", 6, `"state.x" is not layout.field`},
+		{"unknown key after others", head + "board = \"u250\"\n# a comment\nfpags = 3\n", 8, "fpags: unknown key"},
+		{"second cell", head + "\n[[cell]]\nkind = \"model\"\nlatency = 3\n", 9, "latency: must be true or false, got an integer"},
+		{"key twice", head + "pes = 2\npes = 3\n", 7, "pes: is defined twice (first at line 6)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("nb.gravf.toml", []byte(tc.text))
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("err = %v, want a ParseError", err)
+			}
+			if pe.Line != tc.line || !strings.Contains(pe.Msg, tc.want) || !strings.HasPrefix(err.Error(), fmt.Sprintf("nb.gravf.toml:%d", tc.line)) {
+				t.Errorf("got %q (line %d), want line %d and %q", err, pe.Line, tc.line, tc.want)
+			}
+		})
+	}
+}
+
+// TestVersions: a notebook of a newer format says which format it is and
+// what to do, rather than only what this program reads.
+func TestVersions(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{"version = 3\ntitle = \"t\"\n", []string{"nb.gravf.toml:1:1:", "version = 3", "format 3", "newer gravf-tui", "reads format 1"}},
+		{"title = \"t\"\n", []string{"missing version = 1"}},
+		{"version = 0\n", []string{"version = 0", "formats start at 1"}},
+		{"version = \"1\"\n", []string{"version: must be an integer, got a string"}},
+	} {
+		_, err := Parse("nb.gravf.toml", []byte(tc.text))
+		for _, w := range tc.want {
+			if err == nil || !strings.Contains(err.Error(), w) {
+				t.Errorf("%q: %v, want %q", tc.text, err, w)
+			}
+		}
+	}
+}
+
+// TestCellHeaderInString: a line "[[cell]]" inside a multi-line string is
+// text, not a cell, and a line of it that starts with '#' is not a comment
+// that the next cell takes.
+func TestCellHeaderInString(t *testing.T) {
+	text := "version = 1\ntitle = \"t\"\n\n[[cell]]\nkind = \"notes\"\ntext = \"\"\"\n[[cell]]\n# not a comment\"\"\"\n[[cell]]\nkind = \"model\"\n"
+	nb, err := Parse("nb.gravf.toml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nb.Cells) != 2 || nb.Cells[0].In.(*Notes).Text != "[[cell]]\n# not a comment" || nb.Cells[1].Line != 9 {
+		t.Fatalf("cells %d, first %q", len(nb.Cells), nb.Cells[0].raw)
+	}
+	if !bytes.Equal(nb.Bytes(), []byte(text)) {
+		t.Errorf("round trip:\n%s", nb.Bytes())
 	}
 }

@@ -292,8 +292,8 @@ func (s *sweeper) load(env *sweepEnv, p DesignPoint) error {
 	if p.Dataset != s.base.Dataset {
 		format, _ := graph.ParseFormat(s.din.Format)
 		weighted, float := kspec.Weights()
-		g, _, err := loadDataset(s.e.job.dir, p.Dataset, graph.ReadOptions{Format: format, Directed: s.din.Directed, Weighted: weighted, FloatWeights: float,
-			RandomWeights: s.din.RandomWeights, Seed: s.din.WeightSeed})
+		g, _, err := loadDataset(s.e.ctx, s.e.job.dir, p.Dataset, graph.ReadOptions{Format: format, Directed: s.din.Directed, Weighted: weighted, FloatWeights: float,
+			RandomWeights: s.din.RandomWeights, Seed: s.din.WeightSeed}, nil)
 		if err != nil {
 			return err
 		}

@@ -44,15 +44,19 @@ const (
 // (or the .v file) and the other one lies beside it. With FormatAuto, a
 // path ending in .e with a .v beside it is read as the pair.
 func ReadFile(path string, opt ReadOptions) (*Graph, error) {
+	return readFile(path, opt, nil)
+}
+
+func readFile(path string, opt ReadOptions, w *watch) (*Graph, error) {
 	if opt.Format == FormatVE || (opt.Format == FormatAuto && isVEPair(path)) {
-		return readVEFiles(path, opt)
+		return readVEFiles(path, opt, w)
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return Read(f, filepath.Base(path), opt)
+	return read(f, filepath.Base(path), opt, w, fileSize(path))
 }
 
 // Read reads a graph from r. name is the graph's Name and stands for the file
@@ -70,6 +74,11 @@ func ReadFile(path string, opt ReadOptions) (*Graph, error) {
 // on the fly; the format is detected from the decompressed content and the
 // name without its .gz, and errors give the decompressed line numbers.
 func Read(r io.Reader, name string, opt ReadOptions) (*Graph, error) {
+	return read(r, name, opt, nil, 0)
+}
+
+// read is Read with progress reports against size bytes (0: unknown).
+func read(r io.Reader, name string, opt ReadOptions, w *watch, size int64) (*Graph, error) {
 	br := bufio.NewReaderSize(r, readBufferSize)
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
@@ -78,6 +87,7 @@ func Read(r io.Reader, name string, opt ReadOptions) (*Graph, error) {
 		}
 		defer zr.Close()
 		br = bufio.NewReaderSize(&gzipErrors{zr, name}, readBufferSize)
+		size = 0 // the file's size is compressed: progress has no total
 	}
 	format := opt.Format
 	detected := false
@@ -97,7 +107,7 @@ func Read(r io.Reader, name string, opt ReadOptions) (*Graph, error) {
 		}
 		format, detected = f, true
 	}
-	lr := &lineReader{r: br, name: name}
+	lr := &lineReader{r: br, name: name, watch: w, size: size}
 	var (
 		g   *Graph
 		err error
@@ -117,6 +127,9 @@ func Read(r io.Reader, name string, opt ReadOptions) (*Graph, error) {
 		return nil, fmt.Errorf("%s: the ve format is a pair of files (NAME.v and NAME.e): give the path of the .e file", name)
 	default:
 		return nil, fmt.Errorf("%s: unknown format %q; valid formats are %s", name, string(format), formatList)
+	}
+	if err := w.failed(); err != nil {
+		return nil, err
 	}
 	if err != nil {
 		if detected {
@@ -213,6 +226,9 @@ type lineReader struct {
 	long []byte // assembles lines longer than the buffer
 	err  error  // a read error other than io.EOF
 	bad  error  // a line that no format accepts
+	// watch reports the bytes read of size and stops at cancellation.
+	watch      *watch
+	read, size int64
 }
 
 // next returns the next line, or false at the end of the input, on a read
@@ -233,6 +249,11 @@ func (lr *lineReader) next() ([]byte, bool) {
 		return nil, false
 	}
 	if len(line) == 0 {
+		return nil, false
+	}
+	lr.read += int64(len(line))
+	if lr.watch != nil && lr.n%tick == 0 && !lr.watch.at("reading "+lr.name, lr.read, lr.size) {
+		lr.err = lr.watch.err
 		return nil, false
 	}
 	lr.n++

@@ -5,7 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/gravf-tui/gravf-tui/internal/testenv"
 )
 
 // Seeds shared by the fuzz targets: small valid files of every format and a
@@ -35,21 +36,14 @@ var readFuzzSeeds = []string{
 	"",
 }
 
-// fuzzTimeLimit bounds the time one fuzz input may take: the readers are
-// linear in their input, and an input of the fuzzer's size that takes a
-// second is a bug even when it ends in the right error.
-const fuzzTimeLimit = time.Second
-
 // fuzzReadCheck reads data in format (auto when "") and checks that Read
 // either fails with an error naming the file, or returns a well-formed graph.
 func fuzzReadCheck(t *testing.T, data []byte, format Format, flags uint8) *Graph {
 	t.Helper()
 	opt := fuzzOptions(format, flags)
-	start := time.Now()
-	g, err := Read(bytes.NewReader(data), "fuzz.in", opt)
-	if d := time.Since(start); d > fuzzTimeLimit {
-		t.Fatalf("reading %d bytes took %v", len(data), d)
-	}
+	var g *Graph
+	var err error
+	testenv.WithinBudget(t, len(data), func() { g, err = Read(bytes.NewReader(data), "fuzz.in", opt) })
 	if err != nil {
 		if !strings.HasPrefix(err.Error(), "fuzz.in") {
 			t.Fatalf("error does not name the file: %v", err)
@@ -122,11 +116,11 @@ func FuzzReadVE(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, flags uint8) {
 		v, e, _ := bytes.Cut(data, []byte{0})
 		opt := fuzzOptions(FormatVE, flags)
-		start := time.Now()
-		g, err := ReadVE(bytes.NewReader(v), bytes.NewReader(e), "fuzz.v", "fuzz.e", opt)
-		if d := time.Since(start); d > fuzzTimeLimit {
-			t.Fatalf("reading %d bytes took %v", len(data), d)
-		}
+		var g *Graph
+		var err error
+		testenv.WithinBudget(t, len(data), func() {
+			g, err = ReadVE(bytes.NewReader(v), bytes.NewReader(e), "fuzz.v", "fuzz.e", opt)
+		})
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "fuzz.v") && !strings.HasPrefix(err.Error(), "fuzz.e") {
 				t.Fatalf("error does not name a file: %v", err)
@@ -151,7 +145,9 @@ func FuzzDetect(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte, k uint8) {
 		name := names[int(k)%len(names)]
-		format, err := DetectFormat(name, data)
+		var format Format
+		var err error
+		testenv.WithinBudget(t, len(data), func() { format, err = DetectFormat(name, data) })
 		if err != nil {
 			if format != FormatAuto || !strings.HasPrefix(err.Error(), name) {
 				t.Fatalf("DetectFormat = %q, %v", format, err)
@@ -159,7 +155,9 @@ func FuzzDetect(f *testing.F) {
 		} else if !slices.Contains(Formats, format) {
 			t.Fatalf("DetectFormat = %q", format)
 		}
-		g, rerr := Read(bytes.NewReader(data), name, ReadOptions{})
+		var g *Graph
+		var rerr error
+		testenv.WithinBudget(t, len(data), func() { g, rerr = Read(bytes.NewReader(data), name, ReadOptions{}) })
 		if rerr == nil {
 			readWellFormed(t, g)
 		}

@@ -35,7 +35,7 @@ func fileExists(p string) bool {
 }
 
 // readVEFiles opens the two files of a Graphalytics pair.
-func readVEFiles(path string, opt ReadOptions) (*Graph, error) {
+func readVEFiles(path string, opt ReadOptions, w *watch) (*Graph, error) {
 	e, v, ok := vePaths(path)
 	if !ok {
 		return nil, fmt.Errorf("%s: the ve format reads a pair NAME.v and NAME.e: give the path of the .e file", filepath.Base(path))
@@ -50,7 +50,7 @@ func readVEFiles(path string, opt ReadOptions) (*Graph, error) {
 		return nil, err
 	}
 	defer ef.Close()
-	return ReadVE(vf, ef, filepath.Base(v), filepath.Base(e), opt)
+	return readVE(vf, ef, filepath.Base(v), filepath.Base(e), opt, w, fileSize(e))
 }
 
 // ReadVE reads the vertex and edge files of the LDBC Graphalytics format:
@@ -61,7 +61,12 @@ func readVEFiles(path string, opt ReadOptions) (*Graph, error) {
 // or a line with more columns, is an error at its line. The graph is named
 // after the .e file. '#' and '%' start comment lines, as in edge lists.
 func ReadVE(v, e io.Reader, vname, ename string, opt ReadOptions) (*Graph, error) {
-	vr := &lineReader{r: bufio.NewReaderSize(v, readBufferSize), name: vname}
+	return readVE(v, e, vname, ename, opt, nil, 0)
+}
+
+// readVE is ReadVE with progress reports against the .e file's size.
+func readVE(v, e io.Reader, vname, ename string, opt ReadOptions, w *watch, size int64) (*Graph, error) {
+	vr := &lineReader{r: bufio.NewReaderSize(v, readBufferSize), name: vname, watch: w}
 	var (
 		verts []uint64
 		lines []int
@@ -93,7 +98,7 @@ func ReadVE(v, e io.Reader, vname, ename string, opt ReadOptions) (*Graph, error
 	known := slices.Clone(verts)
 	slices.Sort(known)
 
-	er := &lineReader{r: bufio.NewReaderSize(e, readBufferSize), name: ename}
+	er := &lineReader{r: bufio.NewReaderSize(e, readBufferSize), name: ename, watch: w, size: size}
 	ws := newWeightReader(opt)
 	var (
 		pairs []uint64
@@ -122,6 +127,9 @@ func ReadVE(v, e io.Reader, vname, ename string, opt ReadOptions) (*Graph, error
 		}
 	}
 	if err := er.readErr(); err != nil {
+		return nil, err
+	}
+	if err := w.failed(); err != nil {
 		return nil, err
 	}
 	g, err := buildLabelled(ename, pairs, wts, verts, opt)

@@ -101,6 +101,9 @@ type Node struct {
 	Index int     // OpRef field or local index
 	Name  string  // OpIdent/OpCall/OpRef: the source name
 	Pos   Pos
+	// height is the parser's count of levels in the tree under the node,
+	// for its depth limit.
+	height int
 }
 
 // Stmt is one line of a program: an assignment, or a let binding.

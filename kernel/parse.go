@@ -6,10 +6,28 @@ import (
 	"strings"
 )
 
+// Limits of one program. They keep a hostile kernel.toml (a megabyte of
+// unary minus, a million nested parentheses) from overflowing the stack of
+// the parser, the checker, the compiler or the Verilog generator, all of
+// which walk expressions recursively: past them, the parser reports a
+// located error. No real kernel comes near them.
+const (
+	// MaxExprDepth bounds how deep operators, parentheses, calls and
+	// conditionals nest in one expression.
+	MaxExprDepth = 256
+	// MaxProgramNodes bounds the operators and operands of one program.
+	MaxProgramNodes = 10000
+)
+
 type parser struct {
 	toks []token
 	i    int
 	errs ErrorList
+	// depth is the parser's current recursion; nodes counts the nodes
+	// built so far.
+	depth, nodes int
+	// stop ends the program after a limit was reached.
+	stop bool
 }
 
 // parseProgram parses the text of one program. src says where the text
@@ -35,7 +53,7 @@ func parseProgram(name, text string, src source) (*Program, ErrorList) {
 				p.i++
 			}
 		}
-		if len(p.errs) > 20 {
+		if len(p.errs) > 20 || p.stop {
 			break
 		}
 	}
@@ -53,6 +71,41 @@ func (p *parser) next() token {
 
 func (p *parser) errorf(pos Pos, format string, args ...any) {
 	p.errs = append(p.errs, &Error{Pos: pos, Msg: sprintf(format, args...)})
+}
+
+// enter counts one level of recursion and says whether the parser may
+// go deeper; leave undoes it.
+func (p *parser) enter(pos Pos) bool {
+	p.depth++
+	if p.depth > MaxExprDepth {
+		p.errorf(pos, "expression nested more than %d levels deep (operators, parentheses, calls)", MaxExprDepth)
+		return false
+	}
+	return true
+}
+
+func (p *parser) leave() { p.depth-- }
+
+// node checks a new node against the limits: the height of its tree
+// (a left-deep chain a+a+...+a grows without recursion in the parser but
+// with it in every later walk) and the size of the program.
+func (p *parser) node(n *Node) *Node {
+	h := 1
+	for _, a := range n.Args {
+		h = max(h, a.height+1)
+	}
+	n.height = h
+	p.nodes++
+	switch {
+	case p.nodes > MaxProgramNodes:
+		p.errorf(n.Pos, "the program has more than %d operators and operands", MaxProgramNodes)
+		p.stop = true
+		return nil
+	case h > MaxExprDepth:
+		p.errorf(n.Pos, "expression nested more than %d levels deep (operators, parentheses, calls)", MaxExprDepth)
+		return nil
+	}
+	return n
 }
 
 func (p *parser) isOp(s string) bool {
@@ -128,6 +181,10 @@ func (p *parser) field(name string) (string, bool) {
 }
 
 func (p *parser) expr() *Node {
+	if !p.enter(p.peek().pos) {
+		return nil
+	}
+	defer p.leave()
 	c := p.binary(1)
 	if c == nil || !p.isOp("?") {
 		return c
@@ -141,7 +198,7 @@ func (p *parser) expr() *Node {
 	if b == nil {
 		return nil
 	}
-	return &Node{Op: OpCond, Args: []*Node{c, a, b}, Pos: pos}
+	return p.node(&Node{Op: OpCond, Args: []*Node{c, a, b}, Pos: pos})
 }
 
 // Binary operators by precedence, as in Go.
@@ -174,12 +231,18 @@ func (p *parser) binary(prec int) *Node {
 		if y == nil {
 			return nil
 		}
-		x = &Node{Op: b.op, Args: []*Node{x, y}, Pos: t.pos}
+		if x = p.node(&Node{Op: b.op, Args: []*Node{x, y}, Pos: t.pos}); x == nil {
+			return nil
+		}
 	}
 }
 
 func (p *parser) unary() *Node {
 	t := p.peek()
+	if !p.enter(t.pos) {
+		return nil
+	}
+	defer p.leave()
 	if t.kind == tOp {
 		var op Op
 		switch t.text {
@@ -199,7 +262,7 @@ func (p *parser) unary() *Node {
 			if x == nil {
 				return nil
 			}
-			return &Node{Op: op, Args: []*Node{x}, Pos: t.pos}
+			return p.node(&Node{Op: op, Args: []*Node{x}, Pos: t.pos})
 		}
 	}
 	return p.primary()
@@ -214,14 +277,14 @@ func (p *parser) primary() *Node {
 			p.errorf(t.pos, "bad integer literal %q: %s", t.text, err)
 			return nil
 		}
-		return &Node{Op: OpConst, Const: v, Type: untypedInt, Pos: t.pos, Name: t.text}
+		return p.node(&Node{Op: OpConst, Const: v, Type: untypedInt, Pos: t.pos, Name: t.text})
 	case tFloat:
 		f, err := strconv.ParseFloat(t.text, 32)
 		if err != nil || math.IsInf(f, 0) {
 			p.errorf(t.pos, "bad f32 literal %q", t.text)
 			return nil
 		}
-		return &Node{Op: OpConst, Const: uint64(math.Float32bits(float32(f))), Type: F32, Pos: t.pos, Name: t.text}
+		return p.node(&Node{Op: OpConst, Const: uint64(math.Float32bits(float32(f))), Type: F32, Pos: t.pos, Name: t.text})
 	case tIdent:
 		if p.isOp("(") {
 			p.i++
@@ -242,13 +305,13 @@ func (p *parser) primary() *Node {
 			if !p.expectOp(")") {
 				return nil
 			}
-			return call
+			return p.node(call)
 		}
 		name, ok := p.field(t.text)
 		if !ok {
 			return nil
 		}
-		return &Node{Op: OpIdent, Name: name, Pos: t.pos}
+		return p.node(&Node{Op: OpIdent, Name: name, Pos: t.pos})
 	case tOp:
 		if t.text == "(" {
 			e := p.expr()

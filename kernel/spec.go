@@ -1,19 +1,16 @@
 package kernel
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/pelletier/go-toml/v2"
-	"github.com/pelletier/go-toml/v2/unstable"
+	"github.com/gravf-tui/gravf-tui/internal/tomldoc"
 )
 
 // Spec is a parsed and checked kernel spec: what kernel.toml says, before
@@ -84,9 +81,9 @@ type rawSpec struct {
 // column.
 func LoadDir(fsys fs.FS, dir string) (*Spec, error) {
 	file := path.Join(dir, "kernel.toml")
-	data, err := fs.ReadFile(fsys, file)
+	data, err := tomldoc.ReadFS(fsys, file, specLimits)
 	if err != nil {
-		return nil, err
+		return nil, fromTOML(err)
 	}
 	s, err := Parse(file, data)
 	if err != nil {
@@ -138,66 +135,127 @@ func relabel(err error, file string) error {
 	return err
 }
 
+// specLimits bound a kernel.toml: a real one is a few KB.
+var specLimits = tomldoc.Limits{MaxBytes: 1 << 20, MaxDepth: 16}
+
 // Parse parses and checks kernel.toml content. file names the file in
-// errors.
+// errors. The work is linear in the size of the content, which may be at
+// most 1 MiB; expressions nest at most MaxExprDepth levels.
 func Parse(file string, data []byte) (*Spec, error) {
-	var raw rawSpec
-	dec := toml.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&raw); err != nil {
-		return nil, tomlError(file, err)
-	}
-	pos, err := valuePositions(file, data)
+	doc, err := tomldoc.Parse(file, data, specLimits)
 	if err != nil {
+		return nil, fromTOML(err)
+	}
+	var raw rawSpec
+	if _, errs := doc.Decode(doc.Root, &raw, tomldoc.DecodeOptions{}); len(errs) > 0 {
+		return nil, fromTOML(errs)
+	}
+	sp := &specParser{file: file, doc: doc, raw: &raw}
+	s := sp.spec()
+	if len(sp.errs) > 0 {
+		return nil, sp.errs
+	}
+	// Check against the widest id so that errors show at load time; Bind
+	// checks again with the graph's real width.
+	if _, err := s.check(nil, 32, nil); err != nil {
 		return nil, err
 	}
-	s := &Spec{Name: raw.Name, Doc: strings.TrimSpace(raw.Doc), File: file, PECost: raw.PE}
-	var errs ErrorList
-	at := func(key string) Pos {
-		if p, ok := pos[key]; ok {
-			return p.Pos
-		}
-		return Pos{File: file}
+	return s, nil
+}
+
+// specParser turns the decoded file into a Spec, collecting located
+// errors.
+type specParser struct {
+	file string
+	doc  *tomldoc.Document
+	raw  *rawSpec
+	errs ErrorList
+}
+
+// at returns where a key is: a table's key, a value's first character.
+func (sp *specParser) at(keys ...string) Pos {
+	n := sp.doc.Root.Lookup(keys...)
+	return sp.pos(n)
+}
+
+func (sp *specParser) pos(n *tomldoc.Node) Pos {
+	switch {
+	case n == nil:
+		return Pos{File: sp.file}
+	case n.Kind == tomldoc.Table:
+		return Pos{File: sp.file, Line: n.Pos.Line, Col: n.Pos.Col}
 	}
-	add := func(p Pos, format string, args ...any) {
-		errs = append(errs, &Error{Pos: p, Msg: sprintf(format, args...)})
-	}
+	return Pos{File: sp.file, Line: n.ValuePos.Line, Col: n.ValuePos.Col}
+}
+
+func (sp *specParser) add(p Pos, format string, args ...any) {
+	sp.errs = append(sp.errs, &Error{Pos: p, Msg: sprintf(format, args...)})
+}
+
+func (sp *specParser) spec() *Spec {
+	raw := sp.raw
+	s := &Spec{Name: raw.Name, Doc: strings.TrimSpace(raw.Doc), File: sp.file, PECost: raw.PE}
 	if c := s.PECost; c != nil && (c.LUT < 0 || c.FF < 0 || c.BRAM36 < 0 || c.DSP < 0 || c.LUT+c.FF == 0) {
-		add(at("pe"), "pe: costs must not be negative, and lut or ff must be set")
+		sp.add(sp.at("pe"), "pe: costs must not be negative, and lut or ff must be set")
 	}
 	if s.Name == "" {
-		add(Pos{File: file, Line: 1, Col: 1}, "missing name = \"...\"")
+		sp.add(Pos{File: sp.file, Line: 1, Col: 1}, "missing name = \"...\"")
 	} else if !validKernelName(s.Name) {
-		add(at("name"), "kernel name %q must be an identifier, with '-' allowed between words (like sssp-f32)", s.Name)
+		sp.add(sp.at("name"), "kernel name %q must be an identifier, with '-' allowed between words (like sssp-f32)", s.Name)
 	}
-
-	// Parameters, in file order.
-	names := make([]string, 0, len(raw.Params))
-	for n := range raw.Params {
-		names = append(names, n)
-	}
-	slices.SortFunc(names, func(a, b string) int {
-		pa, pb := at("params."+a), at("params."+b)
-		if pa.Line != pb.Line {
-			return pa.Line - pb.Line
+	s.Params = sp.params()
+	widthParams := map[string]bool{}
+	for _, p := range s.Params {
+		if p.Kind == ParamWidth {
+			widthParams[p.Name] = true
 		}
-		return strings.Compare(a, b)
-	})
-	for _, n := range names {
-		rp := raw.Params[n]
-		p := Param{Name: n, Kind: ParamKind(rp.Type), Doc: rp.Doc, Pos: at("params." + n)}
-		if !validName(n) || reserved[n] {
-			add(p.Pos, "parameter name %q is reserved or not an identifier", n)
+	}
+	s.Vertex = sp.layout("vertex", raw.Layout.Vertex, false, widthParams)
+	s.Edge = sp.layout("edge", raw.Layout.Edge, true, widthParams)
+	s.Update = sp.layout("update", raw.Layout.Update, true, widthParams)
+	switch m := raw.Layout.Message.(type) {
+	case nil:
+		s.MessageIsUpdate = true
+	case string:
+		if m != "update" {
+			sp.add(sp.at("layout", "message"), "layout.message must be a field list or \"update\"")
+		}
+		s.MessageIsUpdate = true
+	case []any:
+		s.Message = sp.layout("message", m, true, widthParams)
+	default:
+		sp.add(sp.at("layout", "message"), "layout.message must be a field list or \"update\"")
+	}
+	if s.MessageIsUpdate {
+		s.Message = s.Update
+	}
+	s.Global = sp.layout("global", raw.Layout.Global, true, widthParams)
+	s.Init = sp.program("init", raw.Code.Init, s)
+	s.Gather = sp.program("gather", raw.Code.Gather, s)
+	s.Apply = sp.program("apply", raw.Code.Apply, s)
+	s.Scatter = sp.program("scatter", raw.Code.Scatter, s)
+	return s
+}
+
+// params reads the parameters in file order.
+func (sp *specParser) params() []Param {
+	var out []Param
+	for _, n := range sp.doc.Root.Get("params").Entries() {
+		name := n.Key
+		rp := sp.raw.Params[name]
+		p := Param{Name: name, Kind: ParamKind(rp.Type), Doc: rp.Doc, Pos: sp.pos(n)}
+		if !validName(name) || reserved[name] {
+			sp.add(p.Pos, "parameter name %q is reserved or not an identifier", name)
 		}
 		switch p.Kind {
 		case ParamVertex, ParamUint, ParamF32, ParamWidth:
 		default:
-			add(p.Pos, "parameter %s: type %q is not one of vertex, uint, f32, width", n, rp.Type)
+			sp.add(p.Pos, "parameter %s: type %q is not one of vertex, uint, f32, width", name, rp.Type)
 			continue
 		}
 		switch d := rp.Default.(type) {
 		case nil:
-			add(p.Pos, "parameter %s: missing default", n)
+			sp.add(p.Pos, "parameter %s: missing default", name)
 			continue
 		case int64:
 			p.Default = strconv.FormatInt(d, 10)
@@ -206,135 +264,102 @@ func Parse(file string, data []byte) (*Spec, error) {
 		case string:
 			p.Default = d
 		default:
-			add(p.Pos, "parameter %s: default must be a number", n)
+			sp.add(p.Pos, "parameter %s: default must be a number", name)
 			continue
 		}
 		if _, err := p.parse(p.Default, nil); err != nil {
-			add(p.Pos, "parameter %s: default %s", n, err)
+			sp.add(p.Pos, "parameter %s: default %s", name, err)
 		}
-		s.Params = append(s.Params, p)
+		out = append(out, p)
 	}
+	return out
+}
 
-	widthParams := map[string]bool{}
-	for _, p := range s.Params {
-		if p.Kind == ParamWidth {
-			widthParams[p.Name] = true
-		}
+// layout reads one layout's [name, width] (or [name, width, "none"])
+// entries; the globals' entries are [name, width, reduction].
+func (sp *specParser) layout(key string, v []any, emptyOK bool, widthParams map[string]bool) Layout {
+	attr, attrs := "none", "\"none\""
+	if key == "global" {
+		attr, attrs = "reduce", "a reduction (\"sum\", \"min\" or \"max\")"
 	}
-	layout := func(key string, v []any, emptyOK bool) Layout {
-		attr, attrs := "none", "\"none\""
-		if key == "global" {
-			attr, attrs = "reduce", "a reduction (\"sum\", \"min\" or \"max\")"
+	var l Layout
+	base := sp.at("layout", key)
+	list := sp.doc.Root.Lookup("layout", key)
+	for i, e := range v {
+		arr, ok := e.([]any)
+		ep := base
+		if n := list.Elem(i); n != nil {
+			ep = sp.pos(n)
 		}
-		var l Layout
-		base := at("layout." + key)
-		for i, e := range v {
-			arr, ok := e.([]any)
-			ep := base
-			if p, ok := pos[fmt.Sprintf("layout.%s[%d]", key, i)]; ok {
-				ep = p.Pos
+		if !ok || len(arr) < 2 || len(arr) > 3 || (attr == "reduce" && len(arr) != 3) {
+			if attr == "reduce" {
+				sp.add(ep, "layout.global: entry %d must be [\"name\", width, reduction] with a reduction \"sum\", \"min\" or \"max\"", i+1)
+			} else {
+				sp.add(ep, "layout.%s: entry %d must be [\"name\", width] or [\"name\", width, \"none\"]", key, i+1)
 			}
-			if !ok || len(arr) < 2 || len(arr) > 3 || (attr == "reduce" && len(arr) != 3) {
-				if attr == "reduce" {
-					add(ep, "layout.global: entry %d must be [\"name\", width, reduction] with a reduction \"sum\", \"min\" or \"max\"", i+1)
-				} else {
-					add(ep, "layout.%s: entry %d must be [\"name\", width] or [\"name\", width, \"none\"]", key, i+1)
-				}
+			continue
+		}
+		name, ok := arr[0].(string)
+		if !ok || !validName(name) {
+			sp.add(ep, "layout.%s: field name %v is not an identifier", key, arr[0])
+			continue
+		}
+		f := Field{Name: name, Pos: ep}
+		switch w := arr[1].(type) {
+		case int64:
+			if w < 1 || w > 64 {
+				sp.add(ep, "layout.%s: field %s: width %d is not in 1..64", key, name, w)
 				continue
 			}
-			name, ok := arr[0].(string)
-			if !ok || !validName(name) {
-				add(ep, "layout.%s: field name %v is not an identifier", key, arr[0])
+			f.Width = strconv.FormatInt(w, 10)
+		case string:
+			if w != "vertexidsize" && w != "floatsize" && w != "f32" && !widthParams[w] {
+				sp.add(ep, "layout.%s: field %s: width %q is not a number, vertexidsize, floatsize or a width parameter", key, name, w)
 				continue
 			}
-			f := Field{Name: name, Pos: ep}
-			switch w := arr[1].(type) {
-			case int64:
-				if w < 1 || w > 64 {
-					add(ep, "layout.%s: field %s: width %d is not in 1..64", key, name, w)
-					continue
-				}
-				f.Width = strconv.FormatInt(w, 10)
-			case string:
-				if w != "vertexidsize" && w != "floatsize" && w != "f32" && !widthParams[w] {
-					add(ep, "layout.%s: field %s: width %q is not a number, vertexidsize, floatsize or a width parameter", key, name, w)
-					continue
-				}
-				f.Width = w
+			f.Width = w
+		default:
+			sp.add(ep, "layout.%s: field %s: width must be a number or a symbol", key, name)
+			continue
+		}
+		if len(arr) == 3 {
+			a, _ := arr[2].(string)
+			switch {
+			case attr == "none" && a == "none":
+				f.None = true
+			case attr == "reduce" && (a == "sum" || a == "min" || a == "max"):
+				f.Reduce = a
 			default:
-				add(ep, "layout.%s: field %s: width must be a number or a symbol", key, name)
+				sp.add(ep, "layout.%s: field %s: the third element must be %s", key, name, attrs)
 				continue
 			}
-			if len(arr) == 3 {
-				a, _ := arr[2].(string)
-				switch {
-				case attr == "none" && a == "none":
-					f.None = true
-				case attr == "reduce" && (a == "sum" || a == "min" || a == "max"):
-					f.Reduce = a
-				default:
-					add(ep, "layout.%s: field %s: the third element must be %s", key, name, attrs)
-					continue
-				}
-			}
-			if l.Index(name) >= 0 {
-				add(ep, "layout.%s: field %s declared twice", key, name)
-				continue
-			}
-			l = append(l, f)
 		}
-		if len(l) == 0 && !emptyOK && len(v) == 0 {
-			add(base, "layout.%s must declare at least one field", key)
+		if l.Index(name) >= 0 {
+			sp.add(ep, "layout.%s: field %s declared twice", key, name)
+			continue
 		}
-		return l
+		l = append(l, f)
 	}
-	s.Vertex = layout("vertex", raw.Layout.Vertex, false)
-	s.Edge = layout("edge", raw.Layout.Edge, true)
-	s.Update = layout("update", raw.Layout.Update, true)
-	switch m := raw.Layout.Message.(type) {
-	case nil:
-		s.MessageIsUpdate = true
-	case string:
-		if m != "update" {
-			add(at("layout.message"), "layout.message must be a field list or \"update\"")
-		}
-		s.MessageIsUpdate = true
-	case []any:
-		s.Message = layout("message", m, true)
-	default:
-		add(at("layout.message"), "layout.message must be a field list or \"update\"")
+	if len(l) == 0 && !emptyOK && len(v) == 0 {
+		sp.add(base, "layout.%s must declare at least one field", key)
 	}
-	if s.MessageIsUpdate {
-		s.Message = s.Update
-	}
-	s.Global = layout("global", raw.Layout.Global, true)
+	return l
+}
 
-	prog := func(name, text string) *Program {
-		p, ok := pos["code."+name]
-		if !ok {
-			if name == "scatter" && s.MessageIsUpdate {
-				return nil
-			}
-			add(at("code"), "missing code.%s", name)
+// program parses one of the programs, with positions in the file.
+func (sp *specParser) program(name, text string, s *Spec) *Program {
+	n := sp.doc.Root.Lookup("code", name)
+	if n == nil {
+		if name == "scatter" && s.MessageIsUpdate {
 			return nil
 		}
-		pr, perrs := parseProgram(name, text, p.src)
-		errs = append(errs, perrs...)
-		return pr
+		sp.add(sp.at("code"), "missing code.%s", name)
+		return nil
 	}
-	s.Init = prog("init", raw.Code.Init)
-	s.Gather = prog("gather", raw.Code.Gather)
-	s.Apply = prog("apply", raw.Code.Apply)
-	s.Scatter = prog("scatter", raw.Code.Scatter)
-	if len(errs) > 0 {
-		return nil, errs
-	}
-	// Check against the widest id so that errors show at load time; Bind
-	// checks again with the graph's real width.
-	if _, err := s.check(nil, 32, nil); err != nil {
-		return nil, err
-	}
-	return s, nil
+	src := source{file: sp.file, line: n.ContentPos.Line, col: n.ContentPos.Col - 1}
+	pr, perrs := parseProgram(name, text, src)
+	sp.errs = append(sp.errs, perrs...)
+	return pr
 }
 
 var reserved = map[string]bool{"id": true, "degree": true, "superstep": true, "sender": true,
@@ -369,151 +394,22 @@ func validKernelName(s string) bool {
 // generated modules and files: '-' becomes '_'.
 func (s *Spec) Ident() string { return strings.ReplaceAll(s.Name, "-", "_") }
 
-// tomlError turns a go-toml error into a positioned error.
-func tomlError(file string, err error) error {
-	var se *toml.StrictMissingError
-	if errors.As(err, &se) && len(se.Errors) > 0 {
-		var l ErrorList
-		for _, e := range se.Errors {
-			row, col := e.Position()
-			l = append(l, &Error{Pos: Pos{File: file, Line: row, Col: col}, Msg: "unknown key " + strings.Join(e.Key(), ".")})
+// fromTOML turns the errors of the TOML layer into the kernel's, so that
+// every error of a spec has one form: file:line:col: message.
+func fromTOML(err error) error {
+	l, ok := err.(tomldoc.ErrorList)
+	if !ok {
+		return err
+	}
+	out := make(ErrorList, len(l))
+	for i, e := range l {
+		msg := e.Msg
+		if e.Key != "" {
+			msg = e.Key + ": " + msg
 		}
-		return l
+		out[i] = &Error{Pos: Pos{File: e.File, Line: e.Line, Col: e.Col}, Msg: msg}
 	}
-	var de *toml.DecodeError
-	if errors.As(err, &de) {
-		row, col := de.Position()
-		return ErrorList{{Pos: Pos{File: file, Line: row, Col: col}, Msg: de.Error()}}
-	}
-	return ErrorList{{Pos: Pos{File: file}, Msg: err.Error()}}
-}
-
-type valuePos struct {
-	Pos        // where the value starts
-	src source // where a string's content starts
-}
-
-// valuePositions maps dotted keys ("code.apply", "layout.vertex[1]") to the
-// position of their values, so that errors in embedded programs and layouts
-// point into the file.
-func valuePositions(file string, data []byte) (map[string]valuePos, error) {
-	out := map[string]valuePos{}
-	lineStarts := []int{0}
-	for i, c := range data {
-		if c == '\n' {
-			lineStarts = append(lineStarts, i+1)
-		}
-	}
-	lc := func(off int) (int, int) {
-		i, found := slices.BinarySearch(lineStarts, off)
-		if !found {
-			i--
-		}
-		return i + 1, off - lineStarts[i] + 1
-	}
-	var p unstable.Parser
-	p.Reset(data)
-	var table []string
-	keyOf := func(it unstable.Iterator) []string {
-		var k []string
-		for it.Next() {
-			k = append(k, string(it.Node().Data))
-		}
-		return k
-	}
-	var visit func(prefix string, n *unstable.Node)
-	visit = func(prefix string, n *unstable.Node) {
-		off := int(n.Raw.Offset)
-		if n.Kind == unstable.String && n.Raw.Length > 0 {
-			line, col := lc(off)
-			vp := valuePos{Pos: Pos{File: file, Line: line, Col: col}}
-			raw := data[off : off+int(n.Raw.Length)]
-			skip := 1
-			if bytes.HasPrefix(raw, []byte(`"""`)) || bytes.HasPrefix(raw, []byte(`'''`)) {
-				skip = 3
-				if len(raw) > 3 && raw[3] == '\n' {
-					skip = 4
-				} else if len(raw) > 4 && raw[3] == '\r' && raw[4] == '\n' {
-					skip = 5
-				}
-			}
-			l2, c2 := lc(off + skip)
-			vp.src = source{file: file, line: l2, col: c2 - 1}
-			out[prefix] = vp
-			return
-		}
-		if n.Kind == unstable.Array {
-			if n.Raw.Length > 0 {
-				line, col := lc(off)
-				out[prefix] = valuePos{Pos: Pos{File: file, Line: line, Col: col}}
-			}
-			it := n.Children()
-			i := 0
-			for it.Next() {
-				c := it.Node()
-				visit(fmt.Sprintf("%s[%d]", prefix, i), c)
-				if _, ok := out[fmt.Sprintf("%s[%d]", prefix, i)]; !ok {
-					if first := firstRaw(c); first >= 0 {
-						line, col := lc(first)
-						out[fmt.Sprintf("%s[%d]", prefix, i)] = valuePos{Pos: Pos{File: file, Line: line, Col: col}}
-					}
-				}
-				i++
-			}
-			return
-		}
-		if n.Kind == unstable.InlineTable {
-			it := n.Children()
-			for it.Next() {
-				kv := it.Node()
-				visit(prefix+"."+strings.Join(keyOf(kv.Key()), "."), kv.Value())
-			}
-		}
-	}
-	for p.NextExpression() {
-		e := p.Expression()
-		switch e.Kind {
-		case unstable.Table:
-			table = keyOf(e.Key())
-		case unstable.KeyValue:
-			k := append(slices.Clone(table), keyOf(e.Key())...)
-			key := strings.Join(k, ".")
-			// Record the key's own position, for values without raw bytes.
-			it := e.Key()
-			if it.Next() {
-				if kn := it.Node(); kn.Raw.Length > 0 {
-					line, col := lc(int(kn.Raw.Offset))
-					out[key] = valuePos{Pos: Pos{File: file, Line: line, Col: col}}
-				}
-			}
-			visit(key, e.Value())
-			if len(k) > 1 {
-				parent := strings.Join(k[:len(k)-1], ".")
-				if _, ok := out[parent]; !ok {
-					out[parent] = out[key]
-				}
-			}
-		}
-	}
-	if err := p.Error(); err != nil {
-		return nil, ErrorList{{Pos: Pos{File: file}, Msg: err.Error()}}
-	}
-	return out, nil
-}
-
-// firstRaw returns the offset of the first node under n that carries raw
-// bytes, or -1.
-func firstRaw(n *unstable.Node) int {
-	if n.Raw.Length > 0 {
-		return int(n.Raw.Offset)
-	}
-	it := n.Children()
-	for it.Next() {
-		if o := firstRaw(it.Node()); o >= 0 {
-			return o
-		}
-	}
-	return -1
+	return out
 }
 
 func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/gravf-tui/gravf-tui/sim"
+
+	"github.com/gravf-tui/gravf-tui/internal/testenv"
 )
 
 // FuzzOpenTrace feeds the reader arbitrary bytes: it must return an error
@@ -27,7 +29,9 @@ func FuzzOpenTrace(f *testing.F) {
 	f.Add([]byte(`{"format":"gravf-trace","version":2}` + "\n"))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		tr, err := sim.OpenTrace(bytes.NewReader(b))
+		var tr *sim.Trace
+		var err error
+		testenv.WithinBudget(t, len(b), func() { tr, err = sim.OpenTrace(bytes.NewReader(b)) })
 		if err != nil {
 			if tr != nil {
 				t.Fatal("a trace and an error")

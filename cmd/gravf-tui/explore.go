@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 
 	"github.com/gravf-tui/gravf-tui/explorer"
 	"github.com/gravf-tui/gravf-tui/teps"
@@ -112,6 +113,9 @@ Interrupting a --sim sweep prints what was finished (complete: false).`,
 
 // flagFor maps a cell key to the flag that set it.
 func flagFor(key string) string {
+	if strings.HasPrefix(key, "set.") {
+		return "--set"
+	}
 	switch key {
 	case "grid":
 		return "--sweep"
