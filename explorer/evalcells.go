@@ -243,10 +243,13 @@ func firstSentence(s string) string {
 
 func (e *evaluator) kernel(in *Kernel) (Output, error) {
 	name := in.Kernel
+	load := samples.LoadKernel
 	if looksLikePath(name) {
-		name = e.resolve(name)
+		// A folder of the user's, even when resolving "./wcc" leaves a
+		// name that is also a built-in kernel's.
+		name, load = e.resolve(name), kernel.Load
 	}
-	spec, err := samples.LoadKernel(name)
+	spec, err := load(name)
 	if err != nil {
 		return nil, fieldErr(KindKernel, "kernel", err)
 	}

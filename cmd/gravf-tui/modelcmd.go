@@ -23,7 +23,7 @@ type modelFlags struct {
 }
 
 func (f *modelFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&f.board, "board", "ac510", "board: a built-in name (see `gravf-tui boards`) or a board .toml file")
+	cmd.Flags().StringVar(&f.board, "board", "ac510", "board: a built-in name (see gravf-tui boards) or a board .toml file")
 	cmd.Flags().IntVar(&f.fpgas, "fpgas", 0, "number of FPGAs (0: let the optimiser choose)")
 	cmd.Flags().IntVar(&f.pes, "pes", 0, "PEs per FPGA (0: let the optimiser choose)")
 	cmd.Flags().StringVar(&f.arch, "arch", "gravf-m", "architecture: gravf-m or gravf (the unicast baseline)")

@@ -146,7 +146,7 @@ Per-superstep counts go to stderr.`,
 		},
 	}
 	gf.register(cmd)
-	cmd.Flags().StringVar(&kname, "kernel", "", "kernel: a built-in name (see `gravf-tui kernels`) or a folder with kernel.toml")
+	cmd.Flags().StringVar(&kname, "kernel", "", "kernel: a built-in name (see gravf-tui kernels) or a folder with kernel.toml")
 	cmd.Flags().StringArrayVar(&params, "param", nil, "kernel parameter name=value (vertex parameters take the input's labels); repeatable")
 	cmd.Flags().StringVar(&out, "out", "-", "output file ('-' for stdout)")
 	cmd.Flags().StringVar(&outFormat, "out-format", "tsv", "output format: tsv (every field, with a header) or graphalytics (\"vertex value\" lines as LDBC Graphalytics writes them: 9223372036854775807 for none, Infinity for f32 inf)")
