@@ -21,10 +21,7 @@ func TestLargeRTLAgreesWithSimulator(t *testing.T) {
 		t.Skip("large graphs: set GRAVF_LARGE=1 (make check-large)")
 	}
 	testenv.NeedTool(t, "verilator")
-	s14, ok := datasets.Optional("fpgagraphlib-s14e16.graph")
-	if !ok {
-		t.Fatalf("fpgagraphlib-s14e16.graph does not ship with the repository: set $%s to a folder holding it", datasets.Env)
-	}
+	s14 := datasets.Path(t, "fpgagraphlib-s14e16.graph")
 	wccGen := generatedWCC(t)
 	for _, g := range []struct{ name, spec, root string }{
 		{"s14e16", s14, "3187"},

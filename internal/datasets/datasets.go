@@ -1,14 +1,15 @@
 // Package datasets locates the public graph files that the tests of several
 // packages run on.
 //
-// The small ones ship with the repository, gzip-compressed, in
+// Every file the tests name ships with the repository, gzip-compressed, in
 // testdata/datasets (see its SOURCES.md); a test that asks for one gets the
 // path of a decompressed copy, made once per machine in a folder of the
 // temporary directory named after the compressed bytes. So a fresh clone
-// runs every dataset test with nothing beside it. Larger files (the scale-14
-// Graph500 graph of the large-graph check) are optional: they are looked up
-// in $GRAVF_DATASETS and in a folder "shared/datasets" beside the
-// repository or one of its parents, the extra sources that CI provides.
+// runs every dataset test with nothing beside it. Extra sources, for files
+// that do not ship (larger graphs a user adds), are $GRAVF_DATASETS and a
+// folder "shared/datasets" beside the repository or one of its parents, as
+// CI provides; where they hold a shipped file too, this package's test
+// checks that both are the same bytes.
 package datasets
 
 import (
