@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/signal"
@@ -30,7 +31,8 @@ one document (docs/JSON.md) with every cell's kind, inputs and output.
 
 A notebook file's outputs (traces, exported projects) go beside it. A
 built-in sample writes them into a folder named after it (./default for
-"run default"), or into --out-dir.
+"run default"), or into --out-dir, and ends with a line naming what that
+folder holds.
 
 The first failing cell stops the run; its error names the file, the line and
 the cell.`,
@@ -40,9 +42,11 @@ the cell.`,
 			if err != nil {
 				return err
 			}
-			if err := placeOutputs(cmd, nb, sample, outDir); err != nil {
+			outputsDone, err := placeOutputs(cmd, nb, sample, outDir)
+			if err != nil {
 				return err
 			}
+			defer outputsDone()
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
 			prog := newProgress(cmd.ErrOrStderr())
@@ -95,23 +99,59 @@ func loadNotebook(arg string) (nb *explorer.Notebook, sample string, err error) 
 
 // placeOutputs gives a built-in sample a folder of its own, so that its
 // traces and exports do not land in the working directory: the notebook
-// lives in that folder (relative paths resolve there) for the run.
-func placeOutputs(cmd *cobra.Command, nb *explorer.Notebook, sample, outDir string) error {
+// lives in that folder (relative paths resolve there) for the run. The
+// returned func, called after the run, lists what the folder holds, or
+// removes it when this run made it and wrote nothing.
+func placeOutputs(cmd *cobra.Command, nb *explorer.Notebook, sample, outDir string) (func(), error) {
 	if sample == "" {
 		if outDir != "" {
-			return usagef("--out-dir is for the built-in samples; the outputs of a notebook file go beside it")
+			return nil, usagef("--out-dir is for the built-in samples; the outputs of a notebook file go beside it")
 		}
-		return nil
+		return func() {}, nil
 	}
 	if outDir == "" {
 		outDir = sample
 	}
+	_, err := os.Stat(outDir)
+	made := errors.Is(err, fs.ErrNotExist)
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
-		return err
+		return nil, err
 	}
 	nb.Path = filepath.Join(outDir, sample+samples.NotebookSuffix)
-	fmt.Fprintf(cmd.ErrOrStderr(), "%s: outputs go to %s\n", sample, outDir)
-	return nil
+	return func() { summariseOutputs(cmd.ErrOrStderr(), sample, outDir, made) }, nil
+}
+
+// summariseOutputs prints one line naming the entries of a sample's output
+// folder (a folder with its file count), or removes the folder when the
+// run made it and left it empty.
+func summariseOutputs(w io.Writer, sample, dir string, made bool) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	if len(ents) == 0 {
+		if made {
+			os.Remove(dir)
+		}
+		fmt.Fprintf(w, "%s: no outputs\n", sample)
+		return
+	}
+	var parts []string
+	for _, e := range ents {
+		if !e.IsDir() {
+			parts = append(parts, e.Name())
+			continue
+		}
+		n := 0
+		filepath.WalkDir(filepath.Join(dir, e.Name()), func(_ string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				n++
+			}
+			return nil
+		})
+		parts = append(parts, fmt.Sprintf("%s/ (%d files)", e.Name(), n))
+	}
+	fmt.Fprintf(w, "%s: outputs in %s: %s\n", sample, dir, strings.Join(parts, ", "))
 }
 
 func printCells(cmd *cobra.Command, nb *explorer.Notebook, results []explorer.CellResult) {

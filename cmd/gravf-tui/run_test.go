@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -169,22 +171,34 @@ func TestRunSampleAnywhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, "p2p-Gnutella08.txt: V=6301, E=20777") || !strings.Contains(stderr, "partitioners: outputs go to partitioners") {
+	if !strings.Contains(out, "p2p-Gnutella08.txt: V=6301, E=20777") || !strings.Contains(stderr, "partitioners: no outputs") {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", out, stderr)
 	}
-	if st, err := os.Stat("partitioners"); err != nil || !st.IsDir() {
-		t.Errorf("no output folder: %v", err)
+	if _, err := os.Stat("partitioners"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a sample that wrote nothing left its folder: %v", err)
 	}
 	nb, sample, err := loadNotebook("default")
 	if err != nil || sample != "default" {
 		t.Fatal(err)
 	}
 	cmd := newRunCmd()
-	if err := placeOutputs(cmd, nb, sample, filepath.Join("elsewhere", "x")); err != nil {
+	var msg strings.Builder
+	cmd.SetErr(&msg)
+	done, err := placeOutputs(cmd, nb, sample, filepath.Join("elsewhere", "x"))
+	if err != nil {
 		t.Fatal(err)
 	}
 	if got := nb.Resolve("wcc-4xac510"); got != filepath.Join("elsewhere", "x", "wcc-4xac510") {
 		t.Errorf("the export of the default notebook goes to %s", got)
+	}
+	for _, f := range []string{"wcc-4xac510/rtl/a.v", "wcc-4xac510/rtl/b.v", "wcc-4xac510/Makefile", "wcc-4xac510.trace.gz"} {
+		p := nb.Resolve(f)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, nil, 0o644)
+	}
+	done()
+	if want := "default: outputs in " + filepath.Join("elsewhere", "x") + ": wcc-4xac510/ (3 files), wcc-4xac510.trace.gz\n"; msg.String() != want {
+		t.Errorf("summary %q, want %q", msg.String(), want)
 	}
 	file := filepath.Join(t.TempDir(), "n.gravf.toml")
 	os.WriteFile(file, []byte("version = 1\n"), 0o644)
