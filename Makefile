@@ -9,8 +9,11 @@
 #               fidelity corpus, outside CI (docs/FIDELITY.md).
 
 GO       ?= go
-TOOLS    := iverilog verilator yosys gpmetis tclsh
-PACKAGES := iverilog verilator yosys metis tcl
+TOOLS    := iverilog verilator yosys gpmetis tclsh g++
+PACKAGES := iverilog verilator yosys metis tcl g++ libxrt-dev
+# Files the tests need besides programs: XRT's headers, for the Vitis
+# export's host program (make host).
+FILES    := /usr/include/xrt/xrt/xrt_device.h
 
 .PHONY: test tools vet staticcheck bench fuzz build check-large fidelity
 
@@ -47,6 +50,7 @@ fidelity: build
 tools:
 	@missing=""; \
 	for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
+	for f in $(FILES); do test -e $$f || missing="$$missing $$f"; done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "installing $(PACKAGES) (missing:$$missing)"; \

@@ -106,7 +106,10 @@ type PlatformOutput struct {
 	PE     model.PEDesign `json:"pe"`
 	Params []ParamValue   `json:"params"`
 	Config model.Config   `json:"config"`
-	board  *boards.Board
+	// Warnings say what makes the figures doubtful: a clock above what
+	// published designs closed at, a retired platform (boards.Warnings).
+	Warnings []string `json:"warnings,omitempty"`
+	board    *boards.Board
 }
 
 // ParamValue is one board parameter's value in the platform cell.
@@ -132,6 +135,9 @@ func (o *PlatformOutput) Text() string {
 			mark = "*"
 		}
 		fmt.Fprintf(&b, "  %s %-24s %10g %s\n", mark, p.Name, p.Value, p.Unit)
+	}
+	for _, w := range o.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", w)
 	}
 	return b.String()
 }
@@ -160,7 +166,7 @@ func (e *evaluator) platform(in *Platform) (Output, error) {
 	mem, _ := model.ParseMemKind(in.Mem)
 	pe, _ := model.ParsePEDesign(in.PE)
 	o := &PlatformOutput{PE: pe, Board: b.Name, Title: b.Title, Part: b.FPGA.Part, ClockMHz: b.ClockMHz, MaxFPGAs: b.MaxFPGAs, MaxPEs: b.MaxPEs(),
-		PriceUSD: b.PriceUSD, board: b,
+		PriceUSD: b.PriceUSD, Warnings: b.Warnings(), board: b,
 		Config: model.Config{FPGAs: in.FPGAs, PEs: in.PEs, Arch: arch, Mem: mem, Packing: in.Packing, Filter: in.Filter}}
 	for _, p := range BoardParams {
 		_, set := in.Set[p.Name]

@@ -25,8 +25,10 @@ type peData struct {
 	Edge                   []peField
 	HandWritten            bool
 	HazardSlots            int
-	GatherLatency          int  // cycles of the generated gather kernel (not HandWritten)
-	OffChip                bool // edges in off-chip memory, read through the PE's memory port
+	GatherLatency          int    // cycles of the generated gather kernel (not HandWritten)
+	OffChip                bool   // edges in off-chip memory, read through the PE's memory port
+	Load                   bool   // tables written and states read through the table port
+	LDA, LDW               string // the table port's widths, from the other parameters
 	// Globals, when the kernel has any: their fields, total width, the
 	// combine unit's latency and the identity of the reductions.
 	// The FIFOs that carry a kernel's side data hold an entry per cycle
@@ -36,6 +38,17 @@ type peData struct {
 	GW                                 int
 	CombineLatency                     int
 	GlobIdentity                       string
+}
+
+// PEOptions select a variant of the PE.
+type PEOptions struct {
+	// OffChip: the edges live in off-chip memory, read through the PE's
+	// edge memory port.
+	OffChip bool
+	// Load: the PE's tables have no initial images; a Vitis kernel writes
+	// them through the table port before a run and reads the vertex states
+	// back after it (the module header gives the protocol).
+	Load bool
 }
 
 // fifoSize is the depth of a FIFO and the top bit of its fill count.
@@ -77,10 +90,15 @@ func fieldsOf(l kernel.Layout, ts []kernel.Type) ([]peField, int) {
 // the words of each list through the PE's memory port, with requests in
 // flight, and unpacks the responses (the module header gives the protocol).
 func GeneratePE(k *kernel.Kernel, offChip bool) (string, error) {
+	return GeneratePEFor(k, PEOptions{OffChip: offChip})
+}
+
+// GeneratePEFor generates the PE variant that o selects.
+func GeneratePEFor(k *kernel.Kernel, o PEOptions) (string, error) {
 	c := k.Checked
 	s := k.Spec
 	d := peData{Kernel: s.Ident(), VID: c.VertexIDBits,
-		HandWritten: len(s.Verilog) == 3, HazardSlots: 32, GatherLatency: c.Gather.Latency(), OffChip: offChip}
+		HandWritten: len(s.Verilog) == 3, HazardSlots: 32, GatherLatency: c.Gather.Latency(), OffChip: o.OffChip, Load: o.Load}
 	d.GatherSide = sideFIFO(d.GatherLatency, d.HandWritten)
 	d.ApplySide = sideFIFO(c.Apply.Latency(), d.HandWritten)
 	d.ScatterSide = sideFIFO(0, true)
@@ -109,6 +127,9 @@ func GeneratePE(k *kernel.Kernel, offChip bool) (string, error) {
 		}
 		d.GlobIdentity = "{" + strings.Join(parts, ", ") + "}"
 	}
+	if o.Load {
+		d.LDA, d.LDW = tablePortWidths(d)
+	}
 	var b bytes.Buffer
 	if err := peTemplate.Execute(&b, d); err != nil {
 		return "", err
@@ -120,3 +141,23 @@ var peTemplate = template.Must(template.New("pe").Funcs(template.FuncMap{
 	"hi":  func(f peField) int { return f.Off + f.Width - 1 },
 	"sub": func(a, b int) int { return a - b },
 }).Parse(peTemplateText))
+
+// tablePortWidths are the table port's widths as expressions of the PE's
+// parameters: the widest index (the edge index has an entry per vertex of
+// the graph, block-RAM edges one per edge) and the widest word of the edge
+// index, the edges or id table, the vertex info and the vertex state.
+func tablePortWidths(d peData) (lda, ldw string) {
+	vmax := func(a, b string) string { return fmt.Sprintf("((%s) > (%s) ? (%s) : (%s))", a, b, a, b) }
+	vid := fmt.Sprint(d.VID)
+	vw := "LW + " + vid + " + 32"
+	st := fmt.Sprint(d.ST)
+	if d.OffChip {
+		// The id table's words (VID bits) are narrower than the vertex info's.
+		return vid, vmax(vmax("MA + EA + 32", vw), st)
+	}
+	ew := vid + " + LA"
+	if d.ED > 0 {
+		ew += fmt.Sprintf(" + %d", d.ED)
+	}
+	return vmax("EA", vid), vmax(vmax("2 * EA + 32", ew), vmax(vw, st))
+}

@@ -8,17 +8,18 @@ import (
 	"github.com/gravf-tui/gravf-tui/gen"
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/model"
+	"github.com/gravf-tui/gravf-tui/vitis"
 	"github.com/spf13/cobra"
 )
 
 func newExportCmd() *cobra.Command {
 	var mf modelFlags
 	var gf graphFlags
-	var kname, out, partition string
+	var kname, out, partition, target string
 	var params []string
 	var force, estimateOnly bool
 	cmd := &cobra.Command{
-		Use:   "export --board B --kernel K --graph G --fpgas N --pes N [--mem bram|offchip] --out DIR [--force]",
+		Use:   "export --board B --kernel K --graph G --fpgas N --pes N [--mem bram|offchip] [--target plain|vitis] --out DIR [--force]",
 		Short: "Write a synthesizable multi-FPGA Verilog project with its testbench",
 		Long: `export writes a complete project: the RTL of every FPGA, memory images, a
 system testbench that checks every final vertex state against the BSP
@@ -30,7 +31,16 @@ existing folder is replaced only with --force. With --mem bram (the
 default) the edge lists are in block RAM; with --mem offchip they are in the
 board's off-chip edge memory: every FPGA top gets one read port per PE, the
 project holds an image of each FPGA's memory, and the testbench models the
-memory's latency and bandwidth as the simulator does.`,
+memory's latency and bandwidth as the simulator does.
+
+With --target vitis (Alveo boards: u250, u280, u55c) every FPGA becomes a
+Vitis RTL kernel instead: an AXI4-Lite control slave in the Vitis register
+map, AXI4 masters that load the PEs' tables from host buffers, read the edge
+lists (--mem offchip) and write the final states back, and credit-based
+AXI4-Stream link ports; with kernel.xml, package_xo and v++ link scripts,
+an Aurora link kernel for the cards' QSFP28 cages, the XRT host program and
+a testbench of the kernels with AXI memory models and protocol checkers
+(make sim, make sim-verilator, make xo, make xclbin, make host, make run).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := mf.config()
@@ -59,18 +69,35 @@ memory's latency and bandwidth as the simulator does.`,
 			if err != nil {
 				return err
 			}
-			b, _, err := mf.platform(k.Spec.PECost)
+			b, _, err := mf.platform(k.Spec.PECost, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
 			if b.MaxFPGAs > 0 && cfg.FPGAs > b.MaxFPGAs {
 				return usagef("--fpgas %d: %s has at most %d FPGAs", cfg.FPGAs, b.Name, b.MaxFPGAs)
 			}
+			if target == "vitis" {
+				if err := vitis.CheckTarget(b.Name, k.Spec.Name, cfg.FPGAs); err != nil {
+					return usageError{err}
+				}
+			}
 			if estimateOnly {
 				return estimate(cmd.OutOrStdout(), b, k, g, cfg.FPGAs, cfg.PEs, part, cfg.Filter, cfg.Mem)
 			}
-			m, err := gen.Export(context.Background(), gen.ExportOptions{Board: b, Kernel: k, Graph: g, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
-				Partitioner: part, Filter: cfg.Filter, Mem: cfg.Mem, Dir: out, Force: force, Version: explorer.Version()})
+			opts := gen.ExportOptions{Board: b, Kernel: k, Graph: g, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
+				Partitioner: part, Filter: cfg.Filter, Mem: cfg.Mem, Dir: out, Force: force, Version: explorer.Version()}
+			var m *gen.Manifest
+			switch target {
+			case "plain":
+				m, err = gen.Export(context.Background(), opts)
+			case "vitis":
+				var vm *vitis.Manifest
+				if vm, err = vitis.Export(context.Background(), opts); err == nil {
+					m = &vm.Manifest
+				}
+			default:
+				return usagef("--target %s: valid targets are plain and vitis", target)
+			}
 			if err != nil {
 				return err
 			}
@@ -86,6 +113,7 @@ memory's latency and bandwidth as the simulator does.`,
 	cmd.Flags().StringArrayVar(&params, "param", nil, "kernel parameter name=value; repeatable")
 	cmd.Flags().StringVar(&partition, "partition", "greedy", "partitioner: robin, greedy, greedy-sorted or metis")
 	cmd.Flags().StringVar(&out, "out", "", "project folder to write")
+	cmd.Flags().StringVar(&target, "target", "plain", "project kind: plain (simulation and Vivado) or vitis (Alveo RTL kernels, XRT host)")
 	cmd.Flags().BoolVar(&force, "force", false, "replace an existing folder")
 	cmd.Flags().BoolVar(&estimateOnly, "estimate-only", false, "synthesise FPGA 0 with yosys, print the resources per PE and per FPGA, and cache the per-PE cost for the model")
 	cmd.Flags().Lookup("mem").DefValue = "bram"

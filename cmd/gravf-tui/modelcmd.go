@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 
 	"github.com/gravf-tui/gravf-tui/explorer"
 	"github.com/gravf-tui/gravf-tui/gen"
@@ -59,11 +61,15 @@ func (f *modelFlags) peDesign() (model.PEDesign, error) {
 	return d, nil
 }
 
-// platform loads the board and builds the model's platform.
-func (f *modelFlags) platform(cost *kernel.PECost) (*boards.Board, *model.Platform, error) {
+// platform loads the board and builds the model's platform. What makes
+// the board's figures doubtful (boards.Warnings) goes to warn.
+func (f *modelFlags) platform(cost *kernel.PECost, warn io.Writer) (*boards.Board, *model.Platform, error) {
 	b, err := boards.Load(f.board)
 	if err != nil {
 		return nil, nil, usageError{err}
+	}
+	for _, w := range b.Warnings() {
+		fmt.Fprintf(warn, "gravf-tui: warning: %s\n", w)
 	}
 	p, err := model.FromBoardKernel(b, "", cost)
 	if err != nil {
@@ -109,7 +115,7 @@ recommendations in plain words.
 			if c, ok := gen.CachedPECost(mf.board, k.Spec.Name, g.NumVertices()); ok {
 				cost = c // synthesised by export --estimate-only
 			}
-			_, p, err := mf.platform(cost)
+			_, p, err := mf.platform(cost, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}

@@ -88,7 +88,7 @@ root, over 64 roots drawn as Graph500 draws them, reporting the harmonic mean.`,
 			if err != nil {
 				return err
 			}
-			b, p, err := mf.platform(k.Spec.PECost)
+			b, p, err := mf.platform(k.Spec.PECost, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
