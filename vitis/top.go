@@ -26,7 +26,7 @@ type kernelTop struct {
 
 // kernelName is the Vitis kernel (and module) name of FPGA f.
 func kernelName(k *kernel.Kernel, f int) string {
-	return fmt.Sprintf("gravf_%s_fpga%d", k.Spec.Name, f)
+	return fmt.Sprintf("gravf_%s_fpga%d", k.Spec.Ident(), f)
 }
 
 // linkDepth is the receive buffer of a link: at least 64 items and twice
@@ -316,7 +316,7 @@ wire [NP*%d-1:0] mem_req_addr;
 wire [NP*DW-1:0] mem_resp_data;
 `, w.MemAddr)
 	}
-	name := t.Kernel.Spec.Name
+	name := t.Kernel.Spec.Ident() // as gen names the PE modules
 	for l := 0; l < t.PEs; l++ {
 		g := t.Plan.Index*t.PEs + l
 		im := &t.Sys.Images[g]
