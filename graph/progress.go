@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"math"
 	"os"
 	"time"
 )
@@ -29,7 +30,17 @@ func LoadContext(ctx context.Context, spec string, opt ReadOptions, progress fun
 	if s.IsFile() {
 		return loadFile(s, opt, w)
 	}
-	return generate(genSpecFor(s.Gen, opt), w)
+	g, err := generate(genSpecFor(s.Gen, opt), w)
+	if err != nil || !opt.FloatWeights || g.Weights == nil {
+		return g, err
+	}
+	// Generators draw integer weights; a kernel with an f32 edge field
+	// reads them as floats.
+	for i, x := range g.Weights {
+		g.Weights[i] = math.Float32bits(float32(x))
+	}
+	g.FloatWeights = true
+	return g, nil
 }
 
 // watch reports a load's progress and notices cancellation. A nil watch
