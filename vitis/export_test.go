@@ -126,7 +126,8 @@ func TestExportSimulates(t *testing.T) {
 
 // TestExportHyphenatedKernel: a kernel whose name holds hyphens
 // (pr-graphalytics, with a global sum) exports under its identifier, the
-// name gen gives its PE modules: make sim of such a project passes in
+// name gen gives its kernel modules (the PE is gravf_pe with the globals
+// unit): make sim of such a project passes in
 // Icarus (RESULT PASS, 4680 messages on karate at 2 x 2).
 func TestExportHyphenatedKernel(t *testing.T) {
 	d := design{board: "u280", kernel: "pr-graphalytics", graph: "uniform:v=300,d=4,seed=2", fpgas: 2, pes: 2, mem: model.BRAM}
@@ -140,11 +141,13 @@ func TestExportHyphenatedKernel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "rtl", "pr_graphalytics_pe.v")); err != nil {
-		t.Fatal(err)
+	for _, f := range []string{"pr_graphalytics_apply.v", "pr_graphalytics_combine.v", "gravf_globals.v"} {
+		if _, err := os.Stat(filepath.Join(dir, "rtl", f)); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if !strings.Contains(string(top), "pr_graphalytics_pe #(") || strings.Contains(string(top), "pr-graphalytics_") {
-		t.Error("the top does not instantiate the PE by its identifier")
+	if !strings.Contains(string(top), "gravf_pe #(") || strings.Contains(string(top), "pr-graphalytics_") {
+		t.Error("the top does not instantiate the PE, or names a module by the kernel's name instead of its identifier")
 	}
 }
 
