@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/internal/outfile"
 	"github.com/spf13/cobra"
 )
 
@@ -98,7 +99,7 @@ func writeGraph(cmd *cobra.Command, g *graph.Graph, f graph.Format, out string) 
 		if out == "-" {
 			return nil, graph.Write(cmd.OutOrStdout(), g, f)
 		}
-		return []string{out}, writeFileAtomic(out, func(w io.Writer) error { return graph.Write(w, g, f) })
+		return []string{out}, outfile.Write(out, outfile.Options{}, func(w io.Writer) error { return graph.Write(w, g, f) })
 	}
 	if out == "-" {
 		return nil, fmt.Errorf("the ve format is two files: give --out NAME.e")
@@ -111,10 +112,10 @@ func writeGraph(cmd *cobra.Command, g *graph.Graph, f graph.Format, out string) 
 	if err := graph.WriteVE(io.Discard, &ebuf, g); err != nil {
 		return nil, err
 	}
-	if err := writeFileAtomic(v, func(w io.Writer) error { return graph.WriteVE(w, io.Discard, g) }); err != nil {
+	if err := outfile.Write(v, outfile.Options{}, func(w io.Writer) error { return graph.WriteVE(w, io.Discard, g) }); err != nil {
 		return nil, err
 	}
-	if err := writeFileAtomic(e, func(w io.Writer) error { _, err := io.WriteString(w, ebuf.String()); return err }); err != nil {
+	if err := outfile.Write(e, outfile.Options{}, func(w io.Writer) error { _, err := io.WriteString(w, ebuf.String()); return err }); err != nil {
 		return nil, err
 	}
 	return []string{v, e}, nil
