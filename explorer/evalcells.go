@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gravf-tui/gravf-tui/boards"
@@ -367,6 +368,9 @@ type DatasetOutput struct {
 	Spec  string      `json:"spec"`
 	File  string      `json:"file,omitempty"`
 	Stats graph.Stats `json:"stats"`
+	// Notes says what the reader changed without failing (real weights
+	// rounded to integers).
+	Notes []string `json:"notes,omitempty"`
 	graph *graph.Graph
 }
 
@@ -385,6 +389,9 @@ func (o *DatasetOutput) Text() string {
 	}
 	b.WriteString(strings.Join(parts, " "))
 	b.WriteString("\n")
+	for _, n := range o.Notes {
+		fmt.Fprintf(&b, "  note: %s\n", n)
+	}
 	return b.String()
 }
 
@@ -433,39 +440,64 @@ func (e *evaluator) kernelSpec() *kernel.Spec {
 
 func (e *evaluator) dataset(in *Dataset) (Output, error) {
 	format, _ := graph.ParseFormat(in.Format)
-	weighted := false
+	weighted, float := false, false
 	if s := e.kernelSpec(); s != nil {
-		weighted = len(s.Edge) > 0
-	}
-	spec := in.Graph
-	file := resolveDataset(e.job.dir, spec)
-	if file != "" {
-		if !fileExists(file) {
-			hint := ""
-			if os.Getenv(DatasetsEnv) == "" {
-				hint = " (relative names are looked up beside the notebook, then in $" + DatasetsEnv + ")"
-			}
-			return nil, &FieldError{Kind: KindDataset, Key: "graph", Msg: "no such file" + hint, Err: fmt.Errorf("graph %s: %w%s", spec, fs.ErrNotExist, hint)}
-		}
-		spec = file
+		weighted, float = s.Weights()
 	}
 	what := "generating " + in.Graph
-	if file != "" {
+	if resolveDataset(e.job.dir, in.Graph) != "" {
 		what = "loading " + in.Graph
 	}
 	e.progress(Progress{Text: what})
-	g, err := graph.LoadContext(e.ctx, spec, graph.ReadOptions{Format: format, Directed: in.Directed, Weighted: weighted, RandomWeights: in.RandomWeights, Seed: in.WeightSeed},
+	g, file, err := loadDataset(e.ctx, e.job.dir, in.Graph, graph.ReadOptions{Format: format, Directed: in.Directed, Weighted: weighted, FloatWeights: float,
+		RandomWeights: in.RandomWeights, Seed: in.WeightSeed},
 		func(p graph.LoadProgress) {
 			e.progress(Progress{Text: what + ": " + p.Stage, Done: p.Done, Total: p.Total})
 		})
-	if err != nil && !isCancel(err) {
+	if err != nil {
+		var fe *FieldError
+		if errors.As(err, &fe) || isCancel(err) {
+			return nil, err
+		}
 		return nil, fieldErr(KindDataset, "graph", err)
 	}
-	if err != nil {
-		return nil, err
-	}
 	e.progress(Progress{Text: "degree statistics of " + in.Graph})
-	return &DatasetOutput{Spec: in.Graph, File: file, Stats: graph.ComputeStats(g), graph: g}, nil
+	return &DatasetOutput{Spec: in.Graph, File: file, Stats: graph.ComputeStats(g), Notes: g.Notes(), graph: g}, nil
+}
+
+// builtinPrefix marks, in DatasetOutput.File, a graph read from the data
+// embedded for the sample notebooks.
+const builtinPrefix = "built-in:"
+
+// loadDataset reads or generates the graph a dataset spec names. A file
+// name resolves beside the notebook (dir), then in $GRAVF_DATASETS, then
+// among the graphs embedded for the sample notebooks, so that those run
+// from any folder; the file it read is returned ("" for a generator). A
+// file found nowhere is a FieldError on the dataset's graph.
+func loadDataset(ctx context.Context, dir, spec string, opt graph.ReadOptions, progress func(graph.LoadProgress)) (*graph.Graph, string, error) {
+	file := resolveDataset(dir, spec)
+	if file == "" {
+		g, err := graph.LoadContext(ctx, spec, opt, progress)
+		return g, "", err
+	}
+	if fileExists(file) {
+		g, err := graph.LoadContext(ctx, file, opt, progress)
+		return g, file, err
+	}
+	if s, _ := graph.ParseSpec(spec); !filepath.IsAbs(s.File) && slices.Contains(samples.DatasetNames(), s.File) {
+		r, err := samples.OpenDataset(s.File)
+		if err != nil {
+			return nil, "", err
+		}
+		defer r.Close()
+		g, err := graph.Read(r, s.File, opt)
+		return g, builtinPrefix + s.File, err
+	}
+	hint := ""
+	if os.Getenv(DatasetsEnv) == "" {
+		hint = " (relative names are looked up beside the notebook, then in $" + DatasetsEnv + ")"
+	}
+	return nil, "", &FieldError{Kind: KindDataset, Key: "graph", Msg: "no such file" + hint, Err: fmt.Errorf("graph %s: %w%s", spec, fs.ErrNotExist, hint)}
 }
 
 // --- shared helpers for the cells that need a design --------------------------

@@ -19,6 +19,7 @@ import (
 	"github.com/gravf-tui/gravf-tui/model"
 	"github.com/gravf-tui/gravf-tui/samples"
 	"github.com/gravf-tui/gravf-tui/sim"
+	"github.com/gravf-tui/gravf-tui/teps"
 )
 
 // The cost axes of a sweep's Pareto front.
@@ -289,13 +290,10 @@ func (s *sweeper) load(env *sweepEnv, p DesignPoint) error {
 	}
 	env.graph = s.graph0
 	if p.Dataset != s.base.Dataset {
-		gspec := p.Dataset
-		if f := resolveDataset(s.e.job.dir, gspec); f != "" {
-			gspec = f
-		}
 		format, _ := graph.ParseFormat(s.din.Format)
-		g, err := graph.Load(gspec, graph.ReadOptions{Format: format, Directed: s.din.Directed, Weighted: len(kspec.Edge) > 0,
-			RandomWeights: s.din.RandomWeights, Seed: s.din.WeightSeed})
+		weighted, float := kspec.Weights()
+		g, _, err := loadDataset(s.e.ctx, s.e.job.dir, p.Dataset, graph.ReadOptions{Format: format, Directed: s.din.Directed, Weighted: weighted, FloatWeights: float,
+			RandomWeights: s.din.RandomWeights, Seed: s.din.WeightSeed}, nil)
 		if err != nil {
 			return err
 		}
@@ -599,7 +597,7 @@ func (o *SweepOutput) Text() string {
 	if !o.Complete {
 		fmt.Fprintf(&b, ", cancelled after %d", len(o.Points))
 	}
-	b.WriteString("\n")
+	fmt.Fprintf(&b, " (%s)\n", teps.GraVF.Label())
 	if p := o.Point(o.Best); p != nil {
 		fmt.Fprintf(&b, "best: %s\n", o.describe(p))
 	}

@@ -13,7 +13,7 @@ import (
 type Checked struct {
 	VertexIDBits int
 	// Field types of each layout, parallel to the Spec's layouts.
-	VertexT, EdgeT, UpdateT, MessageT []Type
+	VertexT, EdgeT, UpdateT, MessageT, GlobalT []Type
 	// Params holds the bound parameter values (f32 as bits), by name.
 	Params                       map[string]ParamValue
 	Init, Gather, Apply, Scatter *CheckedProgram
@@ -146,6 +146,10 @@ func (s *Spec) checkV(overrides map[string]string, vid int, lookup func(uint64) 
 		return ts
 	}
 	c.VertexT, c.EdgeT, c.UpdateT, c.MessageT = types(s.Vertex), types(s.Edge), types(s.Update), types(s.Message)
+	c.GlobalT = types(s.Global)
+	if e := checkGlobals(s, c); e != nil {
+		errs = append(errs, e)
+	}
 	nv := uint64(nverts)
 	ck := func(p *Program) *CheckedProgram {
 		if p == nil {
@@ -288,6 +292,13 @@ func (k *checker) target(st Stmt) (TargetKind, int, Type, bool) {
 					return TargetUpdate, i, k.c.UpdateT[i], true
 				}
 				k.errorf(st.Pos, "update has no field %s (fields: %s)", f, fieldNames(k.s.Update))
+				return 0, 0, Type{}, false
+			}
+			if f, ok := strings.CutPrefix(name, "global."); ok {
+				if i := k.s.Global.Index(f); i >= 0 {
+					return TargetGlobal, i, k.c.GlobalT[i], true
+				}
+				k.errorf(st.Pos, "global has no field %s (globals: %s)", f, fieldNames(k.s.Global))
 				return 0, 0, Type{}, false
 			}
 		}
@@ -618,7 +629,7 @@ func opWord(n *Node) string {
 var scope = map[string][]string{
 	"init":    {"id", "degree", "nvertices"},
 	"gather":  {"state.<f>", "msg.<f>", "id", "sender", "superstep", "nvertices"},
-	"apply":   {"state.<f>", "id", "degree", "superstep", "nvertices"},
+	"apply":   {"state.<f>", "global.<f>", "id", "degree", "superstep", "nvertices"},
 	"scatter": {"update.<f>", "edge.<f>", "sender", "neighbor", "degree", "superstep", "nvertices"},
 }
 
@@ -650,6 +661,8 @@ func (k *checker) ident(n *Node) *Node {
 			l, ts, r = k.s.Update, k.c.UpdateT, RefUpdate
 		case "edge":
 			l, ts, r = k.s.Edge, k.c.EdgeT, RefEdge
+		case "global":
+			l, ts, r = k.s.Global, k.c.GlobalT, RefGlobal
 		default:
 			k.errorf(n.Pos, "unknown name %s (in %s: %s)", name, k.prog, strings.Join(scope[k.prog], ", "))
 			return nil
@@ -677,6 +690,8 @@ func (k *checker) ident(n *Node) *Node {
 	switch name {
 	case "none":
 		return &Node{Op: OpConst, Type: untypedNone, Name: name, Pos: n.Pos}
+	case "inf":
+		return &Node{Op: OpConst, Type: F32, Const: uint64(math.Float32bits(float32(math.Inf(1)))), Name: name, Pos: n.Pos}
 	case "nvertices":
 		return &Node{Op: OpConst, Type: Uint(32), Const: k.nv, Name: name, Pos: n.Pos}
 	}
@@ -734,6 +749,20 @@ func (k *checker) call(n *Node) *Node {
 			return nil
 		}
 		return foldNode(&Node{Op: op, Type: t, Args: args, Pos: n.Pos})
+	case "satadd":
+		if !want(2) {
+			return nil
+		}
+		t, ok := k.unify(n, args)
+		if !ok {
+			return nil
+		}
+		if t.Float || t.untyped != 0 {
+			k.errorf(n.Pos, "satadd adds unsigned integers and needs a typed operand (f32 addition saturates at inf already)")
+			return nil
+		}
+		t.VID = false
+		return foldNode(&Node{Op: OpSatAdd, Type: t, Args: args, Pos: n.Pos})
 	case "abs":
 		if !want(1) {
 			return nil
@@ -759,7 +788,7 @@ func (k *checker) call(n *Node) *Node {
 		}
 		return k.cast(n, args[0], Uint(w))
 	}
-	k.errorf(n.Pos, "unknown function %s (functions: min, max, abs, f32, vid, u1..u64)", n.Name)
+	k.errorf(n.Pos, "unknown function %s (functions: min, max, satadd, abs, f32, vid, u1..u64)", n.Name)
 	return nil
 }
 

@@ -79,7 +79,7 @@ a testbench of the kernels with AXI memory models and protocol checkers
 				return usagef("--fpgas %d: %s has at most %d FPGAs", cfg.FPGAs, b.Name, b.MaxFPGAs)
 			}
 			if target == "vitis" {
-				if err := vitis.CheckTarget(b.Name, k.Spec.Name, cfg.FPGAs); err != nil {
+				if err := vitis.CheckTarget(b.Name, k.Spec.Ident(), cfg.FPGAs); err != nil {
 					return usageError{err}
 				}
 			}

@@ -20,7 +20,7 @@ func newGraphCmd() *cobra.Command {
 		Short: "Print V, E, degrees, the degree histogram and components",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			g, err := gf.load(false)
+			g, err := gf.load(false, false)
 			if err != nil {
 				return err
 			}
@@ -45,7 +45,7 @@ func newGraphCmd() *cobra.Command {
 		Short: "Partition a graph over FPGAs and PEs and print the cut and balance",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			g, err := pf.load(false)
+			g, err := pf.load(false, false)
 			if err != nil {
 				return err
 			}
@@ -74,7 +74,7 @@ func newGraphCmd() *cobra.Command {
 	part.Flags().StringVar(&method, "partition", "greedy", "partitioner: robin, greedy, greedy-sorted, metis")
 	part.Flags().IntVar(&ufactor, "ufactor", 1, "METIS imbalance factor (gpmetis -ufactor)")
 	part.Flags().BoolVar(&pJSON, "json", false, "print JSON")
-	cmd.AddCommand(stats, part)
+	cmd.AddCommand(stats, part, newConvertCmd())
 	return cmd
 }
 

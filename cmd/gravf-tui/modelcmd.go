@@ -11,6 +11,7 @@ import (
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
+	"github.com/gravf-tui/gravf-tui/teps"
 	"github.com/spf13/cobra"
 )
 
@@ -84,6 +85,7 @@ func newModelCmd() *cobra.Command {
 	var kname, partition string
 	var params []string
 	var asJSON, noLatency bool
+	var tf tepsFlags
 	cmd := &cobra.Command{
 		Use:   "model --board B --kernel K --graph G [--fpgas N] [--pes N] [--arch gravf-m|gravf] [--json]",
 		Short: "Evaluate the analytical performance model and choose nF and nP",
@@ -102,6 +104,10 @@ nF and nP are always printed with both, with recommendations in plain words.
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := mf.config()
+			if err != nil {
+				return err
+			}
+			def, err := tf.definition()
 			if err != nil {
 				return err
 			}
@@ -143,10 +149,19 @@ nF and nP are always printed with both, with recommendations in plain words.
 			if err != nil {
 				return asUsage(err)
 			}
+			doc := modelDoc{ModelOutput: out, TEPSDefinition: teps.GraVF}
+			if def == teps.Graph500 {
+				if doc.Graph500, err = graph500Model(cmd.Context(), out, p, k, g, pe, mf.cpe, cfg, !noLatency, params, tf); err != nil {
+					return err
+				}
+			}
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), out)
+				return writeJSONDoc(cmd.OutOrStdout(), schemaModel, doc)
 			}
 			out.WriteText(cmd.OutOrStdout())
+			if doc.Graph500 != nil {
+				printGraph500(cmd.OutOrStdout(), doc.Graph500)
+			}
 			return nil
 		},
 	}
@@ -157,7 +172,17 @@ nF and nP are always printed with both, with recommendations in plain words.
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	cmd.Flags().StringVar(&partition, "partition", "greedy", "partitioner the prediction uses: robin, greedy, greedy-sorted or metis")
 	cmd.Flags().BoolVar(&noLatency, "no-latency", false, "skip the reference run that feeds the prediction (the optimiser then chooses on T_sys)")
+	tf.register(cmd)
 	return cmd
+}
+
+// modelDoc is the model command's JSON document: the model's output, which
+// definition its throughputs count by (gravf: messages per second), and
+// the graph500 count when asked for.
+type modelDoc struct {
+	*explorer.ModelOutput
+	TEPSDefinition teps.Definition `json:"teps_definition"`
+	Graph500       *Graph500       `json:"graph500,omitempty"`
 }
 
 // asUsage turns the explorer's usage errors into the CLI's (exit 2).
