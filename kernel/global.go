@@ -103,19 +103,3 @@ func (k *Kernel) ReduceNode(i int, a, b *Node) *Node {
 	return &Node{Op: k.Spec.Global[i].ReduceOp(), Type: k.Checked.GlobalT[i], Args: []*Node{a, b}}
 }
 
-// ReduceLatency is the pipeline depth of the unit that combines two values
-// of every global field at once, in cycles: the slowest field's operation
-// plus the output register (as Latency counts a program). It is also the
-// number of lanes over which a PE interleaves its contributions, so that
-// the unit takes one per cycle. 0 when the kernel has no globals.
-func (k *Kernel) ReduceLatency() int {
-	if len(k.Spec.Global) == 0 {
-		return 0
-	}
-	l := 0
-	for i, t := range k.Checked.GlobalT {
-		ref := &Node{Op: OpRef, Ref: RefLocal, Type: t}
-		l = max(l, OpLatency(k.ReduceNode(i, ref, ref)))
-	}
-	return l + 1
-}

@@ -1,9 +1,13 @@
 package sim
 
-import "github.com/gravf-tui/gravf-tui/kernel"
+import (
+	"github.com/gravf-tui/gravf-tui/arch"
+	"github.com/gravf-tui/gravf-tui/kernel"
+)
 
-// globals simulates a kernel's globals as the generated PE computes them
-// (gen's PE template): each PE combines its vertices' contributions in
+// globals simulates a kernel's globals as the PE that carries them
+// computes them (the generated PE of earlier versions; the hand-written
+// gravf_pe does not carry them yet, see gen.CheckGlobals): each PE combines its vertices' contributions in
 // local order over lanes interleaved by sweep index (as many as the
 // combine unit's latency), folds the lanes in order into a partial that
 // travels in its barrier marker, and every PE folds the partials in PE
@@ -29,7 +33,7 @@ func newGlobals(k *kernel.Kernel, nPE int) *globals {
 	if len(k.Spec.Global) == 0 {
 		return nil
 	}
-	g := &globals{k: k, lanes: k.ReduceLatency(), ident: k.GlobalIdentity()}
+	g := &globals{k: k, lanes: arch.ReduceLatency(k), ident: k.GlobalIdentity()}
 	g.lane = make([][][]uint64, nPE)
 	for p := range g.lane {
 		g.lane[p] = make([][]uint64, g.lanes)
