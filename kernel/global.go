@@ -102,4 +102,3 @@ func compileReduce(s *Spec, c *Checked) []func(a, b uint64) uint64 {
 func (k *Kernel) ReduceNode(i int, a, b *Node) *Node {
 	return &Node{Op: k.Spec.Global[i].ReduceOp(), Type: k.Checked.GlobalT[i], Args: []*Node{a, b}}
 }
-
