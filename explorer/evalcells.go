@@ -528,7 +528,7 @@ func (e *evaluator) design() (*design, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := model.FromBoardKernel(po.board, "", peCost(po.board, ko.spec, do.graph))
+	p, err := model.FromBoardKernel(po.board, "", PECost(po.board, ko.spec, do.graph))
 	if err != nil {
 		return nil, err
 	}
@@ -536,10 +536,12 @@ func (e *evaluator) design() (*design, error) {
 		key: e.depHash(KindPlatform) + "/" + kd}, nil
 }
 
-// peCost is the cost of one PE of the kernel: the one synthesised by
+// PECost is the cost of one PE of the kernel: the one synthesised by
 // `gravf-tui export --estimate-only` for this board and graph size when
-// there is one (gen.CachedPECost), else the kernel's own estimate.
-func peCost(b *boards.Board, s *kernel.Spec, g *graph.Graph) *kernel.PECost {
+// there is one (gen.CachedPECost), else the kernel's own estimate. The
+// notebooks and the model, sim and export commands all take nP max from
+// it.
+func PECost(b *boards.Board, s *kernel.Spec, g *graph.Graph) *kernel.PECost {
 	if c, ok := gen.CachedPECost(b.Name, s.Name, g.NumVertices()); ok {
 		return c
 	}

@@ -304,7 +304,7 @@ func (s *sweeper) load(env *sweepEnv, p DesignPoint) error {
 		return err
 	}
 	env.kernel = k
-	if env.platform, err = model.FromBoardKernel(env.board, "", peCost(env.board, kspec, env.graph)); err != nil {
+	if env.platform, err = model.FromBoardKernel(env.board, "", PECost(env.board, kspec, env.graph)); err != nil {
 		return err
 	}
 	degrees := model.DegreeCounts(env.graph)

@@ -30,7 +30,11 @@ func LoadContext(ctx context.Context, spec string, opt ReadOptions, progress fun
 	if s.IsFile() {
 		return loadFile(s, opt, w)
 	}
-	g, err := generate(genSpecFor(s.Gen, opt), w)
+	gs := genSpecFor(s.Gen, opt)
+	if err := checkGenMemory(gs); err != nil {
+		return nil, err
+	}
+	g, err := generate(gs, w)
 	if err != nil || !opt.FloatWeights || g.Weights == nil {
 		return g, err
 	}

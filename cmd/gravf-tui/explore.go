@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
 	"strings"
 
 	"github.com/gravf-tui/gravf-tui/explorer"
@@ -71,7 +69,7 @@ Interrupting a --sim sweep prints what was finished (complete: false).`,
 				}
 				nb.Append(in)
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			ctx, stop := context.WithCancel(cmd.Context())
 			defer stop()
 			prog := newProgress(cmd.ErrOrStderr())
 			out, err := nb.Eval(ctx, len(cells)-1, func(p explorer.Progress) { prog.line(p.Text) })
@@ -139,9 +137,9 @@ the parts come from different sweeps, overlap, or leave points out.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var parts []*explorer.SweepOutput
 			for _, f := range args {
-				data, err := os.ReadFile(f)
+				data, err := readJSONInput(f)
 				if err != nil {
-					return usageError{err}
+					return err
 				}
 				if err := checkSchema(f, data, schemaExplore); err != nil {
 					return usageError{err}

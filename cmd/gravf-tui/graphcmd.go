@@ -1,7 +1,7 @@
 package main
 
 import (
-	"context"
+	"errors"
 	"fmt"
 
 	"github.com/gravf-tui/gravf-tui/graph"
@@ -53,7 +53,11 @@ func newGraphCmd() *cobra.Command {
 			if err != nil {
 				return usageError{err}
 			}
-			p, err := graph.NewPartition(context.Background(), g, graph.PartitionOptions{FPGAs: fpgas, PEs: pes, Method: m, UFactor: ufactor})
+			p, err := graph.NewPartition(cmd.Context(), g, graph.PartitionOptions{FPGAs: fpgas, PEs: pes, Method: m, UFactor: ufactor})
+			var oe *graph.OptionError
+			if errors.As(err, &oe) {
+				return usageError{err}
+			}
 			if err != nil {
 				return err
 			}

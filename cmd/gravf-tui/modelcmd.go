@@ -1,13 +1,12 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 
 	"github.com/gravf-tui/gravf-tui/explorer"
-	"github.com/gravf-tui/gravf-tui/gen"
+	"github.com/gravf-tui/gravf-tui/graph"
 
 	"github.com/gravf-tui/gravf-tui/boards"
 	"github.com/gravf-tui/gravf-tui/kernel"
@@ -61,9 +60,11 @@ func (f *modelFlags) peDesign() (model.PEDesign, error) {
 	return d, nil
 }
 
-// platform loads the board and builds the model's platform. What makes
+// platformFor loads the board and builds the model's platform with the
+// PE cost the notebooks use too (explorer.PECost: synthesised by export
+// --estimate-only when cached, else the kernel's estimate). What makes
 // the board's figures doubtful (boards.Warnings) goes to warn.
-func (f *modelFlags) platform(cost *kernel.PECost, warn io.Writer) (*boards.Board, *model.Platform, error) {
+func (f *modelFlags) platformFor(k *kernel.Kernel, g *graph.Graph, warn io.Writer) (*boards.Board, *model.Platform, error) {
 	b, err := boards.Load(f.board)
 	if err != nil {
 		return nil, nil, usageError{err}
@@ -71,7 +72,7 @@ func (f *modelFlags) platform(cost *kernel.PECost, warn io.Writer) (*boards.Boar
 	for _, w := range b.Warnings() {
 		fmt.Fprintf(warn, "gravf-tui: warning: %s\n", w)
 	}
-	p, err := model.FromBoardKernel(b, "", cost)
+	p, err := model.FromBoardKernel(b, "", explorer.PECost(b, k.Spec, g))
 	if err != nil {
 		return nil, nil, usageError{err}
 	}
@@ -111,17 +112,21 @@ recommendations in plain words.
 			if err != nil {
 				return err
 			}
-			cost := k.Spec.PECost
-			if c, ok := gen.CachedPECost(mf.board, k.Spec.Name, g.NumVertices()); ok {
-				cost = c // synthesised by export --estimate-only
-			}
-			_, p, err := mf.platform(cost, cmd.ErrOrStderr())
+			_, p, err := mf.platformFor(k, g, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
 			var steps []kernel.Superstep
 			if !noLatency {
-				res, err := kernel.Run(context.Background(), k, g, kernel.RunOptions{})
+				prog := newProgress(cmd.ErrOrStderr())
+				res, err := kernel.Run(cmd.Context(), k, g, kernel.RunOptions{Progress: func(s kernel.Superstep) {
+					prog.line(fmt.Sprintf("reference run for the latency-aware prediction: superstep %d", s.Index+1))
+				}})
+				prog.done()
+				var le *kernel.LimitError
+				if errors.As(err, &le) {
+					return limitError{fmt.Errorf("the reference run for the latency-aware prediction: %w (--no-latency skips it)", err)}
+				}
 				if err != nil {
 					return err
 				}
@@ -137,7 +142,7 @@ recommendations in plain words.
 			}
 			doc := modelDoc{ModelOutput: out, TEPSDefinition: teps.GraVF}
 			if def == teps.Graph500 {
-				if doc.Graph500, err = graph500Model(context.Background(), out, p, k, g, pe, mf.cpe, cfg, !noLatency, params, tf); err != nil {
+				if doc.Graph500, err = graph500Model(cmd.Context(), out, p, k, g, pe, mf.cpe, cfg, !noLatency, params, tf); err != nil {
 					return err
 				}
 			}

@@ -1,14 +1,16 @@
 package main
 
 import (
-	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
-	"github.com/google/renameio/v2"
 	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/internal/outfile"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/samples"
 	"github.com/spf13/cobra"
@@ -21,7 +23,7 @@ type graphFlags struct {
 	directed      bool
 	randomWeights uint32
 	seed          uint64
-	cmd           *cobra.Command // for its stderr
+	cmd           *cobra.Command // whose context and stderr loading uses
 }
 
 func (f *graphFlags) register(cmd *cobra.Command) {
@@ -44,15 +46,24 @@ func (f *graphFlags) load(weighted, float bool) (*graph.Graph, error) {
 	if err != nil {
 		return nil, usageError{err}
 	}
-	g, err := graph.Load(f.spec, graph.ReadOptions{Format: format, Directed: f.directed, Weighted: weighted, FloatWeights: float,
-		RandomWeights: f.randomWeights, Seed: f.seed})
-	if err != nil {
-		return nil, err
-	}
+	opt := graph.ReadOptions{Format: format, Directed: f.directed, Weighted: weighted, FloatWeights: float, RandomWeights: f.randomWeights, Seed: f.seed}
+	ctx, prog := context.Background(), newProgress(io.Discard)
 	if f.cmd != nil {
-		for _, n := range g.Notes() {
-			fmt.Fprintf(f.cmd.ErrOrStderr(), "note: %s: %s\n", g.Name, n)
+		ctx, prog = f.cmd.Context(), newProgress(f.cmd.ErrOrStderr())
+	}
+	g, err := graph.LoadContext(ctx, f.spec, opt, func(p graph.LoadProgress) {
+		text := "loading " + f.spec + ": " + p.Stage
+		if p.Total > 0 {
+			text += fmt.Sprintf(" %.0f %%", 100*float64(p.Done)/float64(p.Total))
 		}
+		prog.line(text)
+	})
+	prog.done()
+	switch {
+	case errors.Is(err, context.Canceled):
+		return nil, err
+	case err != nil:
+		return nil, usageError{err} // a missing or malformed graph file, a bad generator spec, too little memory
 	}
 	return g, nil
 }
@@ -106,7 +117,7 @@ func newRefCmd() *cobra.Command {
 	var kname, out string
 	var params []string
 	var maxSteps int
-	var quiet bool
+	var quiet, partial bool
 	var outFormat, outField string
 	cmd := &cobra.Command{
 		Use:   "ref --kernel K --graph G [--param k=v] --out FILE",
@@ -117,6 +128,10 @@ It is the functional golden model for the simulator and the generated RTL.
 Per-superstep counts go to stderr.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			inputs := map[string]string{"--graph": gf.spec}
+			if err := checkNotInput(out, inputs); err != nil {
+				return err // before the run, not after it
+			}
 			k, g, err := loadKernelGraph(kname, &gf, params)
 			if err != nil {
 				return err
@@ -125,8 +140,17 @@ Per-superstep counts go to stderr.`,
 			if err != nil {
 				return err
 			}
-			res, err := kernel.Run(context.Background(), k, g, kernel.RunOptions{MaxSupersteps: maxSteps})
-			if err != nil {
+			if maxSteps < 0 {
+				return usagef("--max-supersteps must not be negative")
+			}
+			res, err := kernel.Run(cmd.Context(), k, g, kernel.RunOptions{MaxSupersteps: maxSteps})
+			var le *kernel.LimitError
+			switch {
+			case errors.As(err, &le) && partial:
+				fmt.Fprintf(cmd.ErrOrStderr(), "partial result: %v\n", err)
+			case le != nil:
+				return limitError{fmt.Errorf("%w; raise --max-supersteps, or pass --partial to write the partial states", err)}
+			case err != nil:
 				return err
 			}
 			if !quiet {
@@ -135,14 +159,10 @@ Per-superstep counts go to stderr.`,
 			if res.Saturated > 0 {
 				fmt.Fprintf(cmd.ErrOrStderr(), "note: %d satadd sums did not fit their width and stopped at all ones (none): widen the field\n", res.Saturated)
 			}
-			if out == "" || out == "-" {
-				w := bufio.NewWriter(cmd.OutOrStdout())
-				if err := write(res, w); err != nil {
-					return err
-				}
-				return w.Flush()
+			if out == "" {
+				out = "-"
 			}
-			return writeFileAtomic(out, func(w io.Writer) error { return write(res, w) })
+			return writeOutput(cmd, out, inputs, func(w io.Writer) error { return write(res, w) })
 		},
 	}
 	gf.register(cmd)
@@ -151,7 +171,8 @@ Per-superstep counts go to stderr.`,
 	cmd.Flags().StringVar(&out, "out", "-", "output file ('-' for stdout)")
 	cmd.Flags().StringVar(&outFormat, "out-format", "tsv", "output format: tsv (every field, with a header) or graphalytics (\"vertex value\" lines as LDBC Graphalytics writes them: 9223372036854775807 for none, Infinity for f32 inf)")
 	cmd.Flags().StringVar(&outField, "out-field", "", "the vertex field --out-format graphalytics writes (default: the first)")
-	cmd.Flags().IntVar(&maxSteps, "max-supersteps", 0, "stop after this many supersteps (0: max(1000, V+2))")
+	cmd.Flags().IntVar(&maxSteps, "max-supersteps", 0, "stop a kernel that has not converged after this many supersteps (0: max(1000, V+2)); reaching it is an error unless --partial")
+	cmd.Flags().BoolVar(&partial, "partial", false, "accept a run stopped by --max-supersteps: write its partial states with exit status 0")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "do not print the per-superstep table")
 	return cmd
 }
@@ -200,20 +221,24 @@ func printSupersteps(w io.Writer, res *kernel.Result) {
 	}
 }
 
-// writeFileAtomic writes through a temporary file in the same folder and
-// renames it into place, so a failure never leaves a half-written file.
-func writeFileAtomic(path string, write func(io.Writer) error) error {
-	f, err := renameio.NewPendingFile(path, renameio.WithPermissions(0o644))
-	if err != nil {
+// writeOutput writes a command's output file through outfile (atomic for
+// regular files, streamed to devices and FIFOs; "-" is standard output)
+// after checking that it would not overwrite one of the command's inputs,
+// named by flag.
+func writeOutput(cmd *cobra.Command, path string, inputs map[string]string, write func(io.Writer) error) error {
+	if err := checkNotInput(path, inputs); err != nil {
 		return err
 	}
-	defer f.Cleanup()
-	bw := bufio.NewWriterSize(f, 1<<16)
-	if err := write(bw); err != nil {
-		return err
+	return outfile.Write(path, outfile.Options{Stdout: cmd.OutOrStdout()}, write)
+}
+
+// checkNotInput refuses an output path that names an input file; inputs
+// maps what names the input ("--graph") to its path.
+func checkNotInput(out string, inputs map[string]string) error {
+	for _, what := range slices.Sorted(maps.Keys(inputs)) {
+		if outfile.SameFile(out, inputs[what]) {
+			return usagef("the output %s is the input %s %s; write elsewhere", out, what, inputs[what])
+		}
 	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	return f.CloseAtomicallyReplace()
+	return nil
 }

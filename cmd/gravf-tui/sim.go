@@ -2,10 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 	"time"
 
@@ -13,6 +13,7 @@ import (
 	"github.com/gravf-tui/gravf-tui/explorer"
 
 	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
 	"github.com/gravf-tui/gravf-tui/sim"
 	"github.com/gravf-tui/gravf-tui/teps"
@@ -24,6 +25,9 @@ type simFlags struct {
 	detail, partition string
 	seed              uint64
 	maxCycles         int64
+	maxSupersteps     int
+	partial           bool
+	forceUnbuildable  bool
 	trace             string
 	traceInterval     int64
 	asJSON            bool
@@ -80,6 +84,14 @@ root, over 64 roots drawn as Graph500 draws them, reporting the harmonic mean.`,
 			if err != nil {
 				return usageError{err}
 			}
+			if err := sf.checkLimits(); err != nil {
+				return err
+			}
+			if sf.trace != "" {
+				if err := checkNotInput(sf.trace, map[string]string{"--graph": gf.spec, "--board": mf.board}); err != nil {
+					return err
+				}
+			}
 			part, err := graph.ParsePartitioner(sf.partition)
 			if err != nil {
 				return usageError{err}
@@ -88,7 +100,7 @@ root, over 64 roots drawn as Graph500 draws them, reporting the harmonic mean.`,
 			if err != nil {
 				return err
 			}
-			b, p, err := mf.platform(k.Spec.PECost, cmd.ErrOrStderr())
+			b, p, err := mf.platformFor(k, g, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
@@ -104,11 +116,14 @@ root, over 64 roots drawn as Graph500 draws them, reporting the harmonic mean.`,
 			if b.MaxFPGAs > 0 && cfg.FPGAs > b.MaxFPGAs {
 				return usagef("--fpgas %d: %s has at most %d FPGAs", cfg.FPGAs, b.Name, b.MaxFPGAs)
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			if err := checkBuildable(p, k, g, cfg, sf.forceUnbuildable); err != nil {
+				return err
+			}
+			ctx, stop := context.WithCancel(cmd.Context())
 			defer stop()
 			setup := &sim.Setup{Board: b, Kernel: k, Graph: g, FPGAs: cfg.FPGAs, PEs: cfg.PEs, Arch: cfg.Arch, Mem: cfg.Mem, PE: pe,
 				Partitioner: part, Packing: cfg.Packing, Filter: cfg.Filter, Seed: sf.seed, Detail: detail, MaxCycles: sf.maxCycles,
-				ModelTSys: model.TSysFor(b, k, g, cfg, pe)}
+				MaxSupersteps: sf.maxSupersteps, ModelTSys: model.TSysFor(b, k, g, cfg, pe)}
 			prog := newProgress(cmd.ErrOrStderr())
 			setup.Progress = prog.report
 			finishTrace, err := attachTrace(setup, sf, g)
@@ -117,10 +132,10 @@ root, over 64 roots drawn as Graph500 draws them, reporting the harmonic mean.`,
 			}
 			res, err := sim.Run(ctx, setup)
 			prog.done()
-			if err2 := finishTrace(res, err); err == nil {
-				err = err2
+			if err2 := finishTrace(res, err); err2 != nil {
+				return errors.Join(err, err2)
 			}
-			if err != nil {
+			if keep, err := sf.stopped(cmd, res, err); !keep {
 				return err
 			}
 			doc := simDoc{Result: res, TEPSDefinition: teps.GraVF}
@@ -147,9 +162,12 @@ root, over 64 roots drawn as Graph500 draws them, reporting the harmonic mean.`,
 	cmd.Flags().StringVar(&sf.detail, "detail", "fast", "level of detail: fast or cycle")
 	cmd.Flags().StringVar(&sf.partition, "partition", "greedy", "partitioner: robin, greedy, greedy-sorted or metis")
 	cmd.Flags().Uint64Var(&sf.seed, "seed", 1, "seed (METIS partitioning)")
-	cmd.Flags().Int64Var(&sf.maxCycles, "max-cycles", 0, "stop a cycle-level run after this many cycles (0: no limit)")
+	cmd.Flags().Int64Var(&sf.maxCycles, "max-cycles", 0, "stop a run after this many simulated cycles (0: no limit)")
+	cmd.Flags().IntVar(&sf.maxSupersteps, "max-supersteps", 0, "stop a run whose kernel has not converged after this many supersteps (0: max(1000, V+2)); reaching it is an error unless --partial")
+	cmd.Flags().BoolVar(&sf.partial, "partial", false, "accept a run stopped by --max-supersteps or --max-cycles: print its partial result (and keep its trace) with exit status 0")
+	cmd.Flags().BoolVar(&sf.forceUnbuildable, "force-unbuildable", false, "simulate a design the board cannot hold (more PEs than fit, data beyond its memories)")
 	cmd.Flags().StringVar(&sf.trace, "trace", "", "record a trace file (cycle detail samples utilisation)")
-	cmd.Flags().Int64Var(&sf.traceInterval, "trace-interval", 1000, "cycles between trace samples")
+	cmd.Flags().Int64Var(&sf.traceInterval, "trace-interval", sim.DefaultTraceInterval, "cycles between trace samples (at least 1)")
 	cmd.Flags().BoolVar(&sf.asJSON, "json", false, "print one JSON object")
 	tf.register(cmd)
 	return cmd
@@ -162,6 +180,69 @@ type simDoc struct {
 	*sim.Result
 	TEPSDefinition teps.Definition `json:"teps_definition"`
 	Graph500       *Graph500       `json:"graph500,omitempty"`
+}
+
+// checkBuildable runs the shared capacity check (explorer.CheckBuildable)
+// unless the user forces the design.
+func checkBuildable(p *model.Platform, k *kernel.Kernel, g *graph.Graph, cfg model.Config, force bool) error {
+	if force {
+		return nil
+	}
+	if err := explorer.CheckBuildable(p, k, g, cfg); err != nil {
+		return usagef("%v (--force-unbuildable goes ahead anyway)", err)
+	}
+	return nil
+}
+
+// checkLimits refuses limits that would be ignored or meaningless.
+func (sf simFlags) checkLimits() error {
+	switch {
+	case sf.maxCycles < 0 || sf.maxSupersteps < 0:
+		return usagef("--max-cycles and --max-supersteps must not be negative")
+	case sf.traceInterval < 1:
+		return usagef("--trace-interval %d: the interval between trace samples must be at least 1 cycle", sf.traceInterval)
+	}
+	return nil
+}
+
+// stopped handles a run that stopped early (sim.StopError): an
+// interruption or a limit is an error that says what was kept, unless
+// --partial asked for the partial result of a limit. keep reports whether
+// the result should be printed.
+func (sf simFlags) stopped(cmd *cobra.Command, res *sim.Result, err error) (keep bool, _ error) {
+	var se *sim.StopError
+	var oe *graph.OptionError
+	switch {
+	case errors.As(err, &oe):
+		return false, usageError{err} // sizes the partitioner cannot serve
+	case !errors.As(err, &se):
+		return err == nil, err
+	}
+	kept := ""
+	switch {
+	case res == nil:
+		kept = "; fast detail keeps no partial result"
+		if sf.trace != "" {
+			kept += " (no trace written)"
+		}
+	case sf.trace != "":
+		kept = fmt.Sprintf("; the trace so far is in %s (marked partial)", sf.trace)
+	}
+	switch {
+	case se.Reason == sim.StopInterrupted:
+		return false, fmt.Errorf("%w%s", err, kept)
+	case !sf.partial || res == nil:
+		flag := "--max-supersteps"
+		if se.Reason == sim.StopCycleLimit {
+			flag = "--max-cycles"
+		}
+		if res == nil {
+			return false, limitError{fmt.Errorf("%w%s; raise %s", err, kept, flag)}
+		}
+		return false, limitError{fmt.Errorf("%w%s; raise %s, or pass --partial to print the partial result", err, kept, flag)}
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "partial result: %v%s\n", err, kept)
+	return true, nil
 }
 
 // progress prints a one-line indicator on stderr for runs longer than a
@@ -179,6 +260,10 @@ type progress struct {
 // logEvery is the time between two progress lines in a log.
 const logEvery = 5 * time.Second
 
+// progressAfter is how long a job runs before it shows progress (a
+// variable so that a test sees the lines of a short job).
+var progressAfter = time.Second
+
 func newProgress(w io.Writer) *progress {
 	f, ok := w.(*os.File)
 	return &progress{w: w, tty: ok && term.IsTerminal(f.Fd()), start: time.Now()}
@@ -189,14 +274,14 @@ func (p *progress) report(s sim.Progress) {
 }
 
 // line shows one progress text, at most five times a second and only once
-// the job has run for a second.
+// the job has run for progressAfter.
 func (p *progress) line(text string) {
 	now := time.Now()
 	every := 200 * time.Millisecond
 	if !p.tty {
 		every = logEvery
 	}
-	if now.Sub(p.start) < time.Second || now.Sub(p.last) < every {
+	if now.Sub(p.start) < progressAfter || now.Sub(p.last) < every {
 		return
 	}
 	p.last, p.shown = now, true
@@ -223,6 +308,9 @@ func printSim(w io.Writer, s *sim.Setup, r *sim.Result) {
 	fmt.Fprintf(w, "  messages    %d over %d supersteps\n", r.Messages, r.Supersteps)
 	fmt.Fprintf(w, "  throughput  %s; the model's T_sys %s; simulation/model %.2f (%s)\n", explorer.TEPS(r.TEPS), explorer.TEPS(r.ModelTSys), r.Efficiency, teps.GraVF.Label())
 	fmt.Fprintf(w, "  result      sha256 %s\n", r.ResultSHA256)
+	if r.Stopped != "" {
+		fmt.Fprintf(w, "  partial     the run stopped early (%s): the figures cover the cycles simulated\n", r.Stopped)
+	}
 	fmt.Fprintln(w)
 	total := float64(r.Cycles) * float64(len(r.PerPE))
 	st := r.Stalls
@@ -251,5 +339,4 @@ func printSim(w io.Writer, s *sim.Setup, r *sim.Result) {
 		}
 		fmt.Fprintln(w)
 	}
-	_ = model.GraVFM
 }
