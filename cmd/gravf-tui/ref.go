@@ -65,6 +65,11 @@ func (f *graphFlags) load(weighted, float bool) (*graph.Graph, error) {
 	case err != nil:
 		return nil, usageError{err} // a missing or malformed graph file, a bad generator spec, too little memory
 	}
+	if f.cmd != nil {
+		for _, n := range g.Notes() {
+			fmt.Fprintf(f.cmd.ErrOrStderr(), "note: %s: %s\n", g.Name, n)
+		}
+	}
 	return g, nil
 }
 
