@@ -79,10 +79,11 @@ func Latency(p *kernel.CheckedProgram) int {
 }
 
 // ReduceLatency is the pipeline depth of the unit that combines two values
-// of every global field at once, in cycles: the slowest field's operation
-// plus the output register (as Latency counts a program); it lives here, beside OpLatency. It is also the
-// number of lanes over which a PE interleaves its contributions, so that
-// the unit takes one per cycle. 0 when the kernel has no globals.
+// of every global field of a kernel at once, in cycles: the slowest
+// field's operation plus the output register (as Latency counts a
+// program). It is also the number of lanes over which a PE interleaves its
+// contributions, so that the unit takes one per cycle. 0 when the kernel
+// has no globals.
 func ReduceLatency(k *kernel.Kernel) int {
 	if len(k.Spec.Global) == 0 {
 		return 0

@@ -210,11 +210,10 @@ func checkProgram(s *Spec, c *Checked, p *Program, nv uint64) (*CheckedProgram, 
 				continue
 			}
 			if v.Type.untyped != 0 {
-				if v.Type.untyped == 2 {
-					k.errorf(st.Pos, "let %s = none needs a type: use a field or a cast", st.Target)
+				if v = k.typeLocal(st, v); v == nil {
+					k.failed[st.Target] = true
 					continue
 				}
-				v = k.convert(v, Uint(BitsFor(v.Const)))
 			}
 			out.Kind, out.Index, out.Value = TargetLocal, len(k.ltypes), v
 			k.locals[st.Target] = len(k.ltypes)
@@ -393,6 +392,27 @@ func (k *checker) convert(v *Node, t Type) *Node {
 		return &Node{Op: OpConst, Type: t, Const: v.Const, Pos: v.Pos, Name: v.Name}
 	}
 	return v
+}
+
+// typeLocal gives a local defined by an untyped expression its type: the
+// width of the widest integer constant it can take. A local that may be
+// none has no width to take (none is all ones of a type), so it needs a
+// cast. It returns nil after reporting an error.
+func (k *checker) typeLocal(st Stmt, v *Node) *Node {
+	if v.Type.untyped >= 2 {
+		k.errorf(st.Pos, "let %s may be none, which needs a type: use a field or a cast such as u8(...)", st.Target)
+		return nil
+	}
+	return k.convert(v, Uint(constBits(v)))
+}
+
+// constBits is the width an untyped integer expression needs: the widest of
+// a conditional's arms, or the bits of a constant.
+func constBits(v *Node) int {
+	if v.Op == OpCond {
+		return max(constBits(v.Args[1]), constBits(v.Args[2]))
+	}
+	return BitsFor(v.Const)
 }
 
 // BitsFor returns the bits needed to write v (at least 1): the width an

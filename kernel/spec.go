@@ -80,7 +80,13 @@ type rawSpec struct {
 // hand-written dir/{gather,apply,scatter}.v. Errors name the file, line and
 // column.
 func LoadDir(fsys fs.FS, dir string) (*Spec, error) {
-	file := path.Join(dir, "kernel.toml")
+	return loadFile(fsys, dir, "kernel.toml")
+}
+
+// loadFile loads the kernel whose spec is dir/name, with the hand-written
+// Verilog beside it.
+func loadFile(fsys fs.FS, dir, name string) (*Spec, error) {
+	file := path.Join(dir, name)
 	data, err := tomldoc.ReadFS(fsys, file, specLimits)
 	if err != nil {
 		return nil, fromTOML(err)
@@ -103,7 +109,9 @@ func LoadDir(fsys fs.FS, dir string) (*Spec, error) {
 	return s, nil
 }
 
-// Load loads a kernel from a folder, or from a kernel.toml path, on disk.
+// Load loads a kernel from a folder, or from the path of its spec file
+// (kernel.toml or any other name, so that variants can sit side by side),
+// on disk.
 func Load(p string) (*Spec, error) {
 	st, err := os.Stat(p)
 	if err != nil {
@@ -116,7 +124,7 @@ func Load(p string) (*Spec, error) {
 		}
 		return s, nil
 	}
-	s, err := LoadDir(os.DirFS(filepath.Dir(p)), ".")
+	s, err := loadFile(os.DirFS(filepath.Dir(p)), ".", filepath.Base(p))
 	if err != nil {
 		return nil, relabel(err, p)
 	}

