@@ -110,6 +110,12 @@ root, over 64 roots drawn as Graph500 draws them, reporting the harmonic mean.`,
 			// The reference run's activity feeds the model's prediction
 			// beside the simulation (and its choice of the design).
 			ps, err := explorer.NewPredictionProfiles(ctx, k, g, graph.PartitionOptions{Method: part, Seed: sf.seed})
+			var le *kernel.LimitError
+			if errors.As(err, &le) {
+				// A kernel that does not converge has no prediction; the
+				// simulation reports the limit itself.
+				ps, err = nil, nil
+			}
 			if err != nil {
 				return err
 			}
@@ -131,11 +137,13 @@ root, over 64 roots drawn as Graph500 draws them, reporting the harmonic mean.`,
 			setup := &sim.Setup{Board: b, Kernel: k, Graph: g, FPGAs: cfg.FPGAs, PEs: cfg.PEs, Arch: cfg.Arch, Mem: cfg.Mem, PE: pe,
 				Partitioner: part, Packing: cfg.Packing, Filter: cfg.Filter, Seed: sf.seed, Detail: detail, MaxCycles: sf.maxCycles,
 				MaxSupersteps: sf.maxSupersteps, ModelTSys: model.TSysFor(b, k, g, cfg, pe)}
-			pr, err := model.PredictFor(ctx, b, k, g, cfg, pe, ps)
-			if err != nil {
-				return fmt.Errorf("the model's prediction: %w", err)
+			if ps != nil {
+				pr, err := model.PredictFor(ctx, b, k, g, cfg, pe, ps)
+				if err != nil {
+					return fmt.Errorf("the model's prediction: %w", err)
+				}
+				setup.ModelPredictedTEPS = pr.TEPS
 			}
-			setup.ModelPredictedTEPS = pr.TEPS
 			prog := newProgress(cmd.ErrOrStderr())
 			setup.Progress = prog.report
 			finishTrace, err := attachTrace(setup, sf, g)
