@@ -4,17 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/gravf-tui/gravf-tui/boards"
-	"github.com/gravf-tui/gravf-tui/gen"
+	"github.com/gravf-tui/gravf-tui/design"
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
-	"github.com/gravf-tui/gravf-tui/samples"
 )
 
 // Output is a cell's result. Every output marshals to JSON (the `output`
@@ -83,10 +80,6 @@ func (e *evaluator) resolve(p string) string {
 	return filepath.Join(e.job.dir, p)
 }
 
-func looksLikePath(s string) bool {
-	return strings.ContainsAny(s, `/\`) || strings.HasSuffix(s, ".toml")
-}
-
 // --- platform ---------------------------------------------------------------
 
 // PlatformOutput is the platform cell's result: the board with the cell's
@@ -143,32 +136,18 @@ func count(n int, what string) string {
 }
 
 func (e *evaluator) platform(in *Platform) (Output, error) {
-	name := in.Board
-	if looksLikePath(name) {
-		name = e.resolve(name)
-	}
-	b, err := boards.Load(name)
+	o := in.Options()
+	b, err := o.LoadBoard(e.job.dir)
 	if err != nil {
 		return nil, err
 	}
-	b, err = applyBoardParams(b, in.Set)
-	if err != nil {
-		return nil, err
-	}
-	arch, _ := model.ParseArch(in.Arch)
-	mem, _ := model.ParseMemKind(in.Mem)
-	pe, _ := model.ParsePEDesign(in.PE)
-	o := &PlatformOutput{PE: pe, Board: b.Name, Title: b.Title, Part: b.FPGA.Part, ClockMHz: b.ClockMHz, MaxFPGAs: b.MaxFPGAs, MaxPEs: b.MaxPEs(),
-		PriceUSD: b.PriceUSD, board: b,
-		Config: model.Config{FPGAs: in.FPGAs, PEs: in.PEs, Arch: arch, Mem: mem, Packing: in.Packing, Filter: in.Filter}}
+	out := &PlatformOutput{PE: o.PE, Board: b.Name, Title: b.Title, Part: b.FPGA.Part, ClockMHz: b.ClockMHz, MaxFPGAs: b.MaxFPGAs, MaxPEs: b.MaxPEs(),
+		PriceUSD: b.PriceUSD, board: b, Config: o.Config()}
 	for _, p := range BoardParams {
 		_, set := in.Set[p.Name]
-		o.Params = append(o.Params, ParamValue{Name: p.Name, Value: p.Get(b), Unit: p.Unit, Overridden: set})
+		out.Params = append(out.Params, ParamValue{Name: p.Name, Value: p.Get(b), Unit: p.Unit, Overridden: set})
 	}
-	if b.MaxFPGAs > 0 && in.FPGAs > b.MaxFPGAs {
-		return nil, fmt.Errorf("fpgas %d: %s has at most %d FPGAs", in.FPGAs, b.Name, b.MaxFPGAs)
-	}
-	return o, nil
+	return out, nil
 }
 
 // --- kernel -----------------------------------------------------------------
@@ -240,15 +219,7 @@ func firstSentence(s string) string {
 }
 
 func (e *evaluator) kernel(in *Kernel) (Output, error) {
-	name := in.Kernel
-	if looksLikePath(name) {
-		name = e.resolve(name)
-	}
-	spec, err := samples.LoadKernel(name)
-	if err != nil {
-		return nil, err
-	}
-	spec, edited, err := editWidths(spec, in.Widths)
+	spec, edited, err := in.Choice().Load(e.job.dir)
 	if err != nil {
 		return nil, err
 	}
@@ -290,62 +261,6 @@ func (e *evaluator) kernel(in *Kernel) (Output, error) {
 	return o, nil
 }
 
-// editWidths returns a copy of spec with field widths replaced. An edited
-// kernel no longer matches any hand-written Verilog, so the copy drops it
-// and the export generates every kernel module from the spec.
-func editWidths(spec *kernel.Spec, widths map[string]string) (*kernel.Spec, map[string]bool, error) {
-	edited := map[string]bool{}
-	if len(widths) == 0 {
-		return spec, edited, nil
-	}
-	c := *spec
-	c.Vertex = append(kernel.Layout(nil), spec.Vertex...)
-	c.Edge = append(kernel.Layout(nil), spec.Edge...)
-	c.Update = append(kernel.Layout(nil), spec.Update...)
-	c.Message = append(kernel.Layout(nil), spec.Message...)
-	c.Verilog = nil
-	for _, key := range sortedKeys(widths) {
-		lname, fname, _ := strings.Cut(key, ".")
-		var targets []*kernel.Layout
-		switch lname {
-		case "vertex":
-			targets = []*kernel.Layout{&c.Vertex}
-		case "edge":
-			targets = []*kernel.Layout{&c.Edge}
-		case "update":
-			targets = []*kernel.Layout{&c.Update}
-			if c.MessageIsUpdate {
-				targets = append(targets, &c.Message)
-			}
-		case "message":
-			targets = []*kernel.Layout{&c.Message}
-			if c.MessageIsUpdate {
-				targets = append(targets, &c.Update)
-			}
-		}
-		found := false
-		for _, l := range targets {
-			if i := l.Index(fname); i >= 0 {
-				(*l)[i].Width = strings.TrimSpace(widths[key])
-				found = true
-				edited[lname+"."+fname] = true
-			}
-		}
-		if !found {
-			return nil, nil, fmt.Errorf("widths: kernel %s has no field %s", spec.Name, key)
-		}
-	}
-	// Check the edit now, so that a width the programs cannot use is
-	// reported by the kernel cell.
-	if _, err := c.Sizes(32); err != nil {
-		return nil, nil, fmt.Errorf("widths: %w", err)
-	}
-	if _, err := c.Bind(kernel.Env{Vertices: 2}); err != nil {
-		return nil, nil, fmt.Errorf("widths: %w", err)
-	}
-	return &c, edited, nil
-}
-
 // --- dataset ----------------------------------------------------------------
 
 // DatasetOutput is the dataset cell's result.
@@ -376,38 +291,13 @@ func (o *DatasetOutput) Text() string {
 
 // DatasetsEnv names the environment variable of the folder that dataset
 // file names are also looked up in, after the notebook's folder.
-const DatasetsEnv = "GRAVF_DATASETS"
+const DatasetsEnv = design.DatasetsEnv
 
 // datasetPath returns the file a dataset spec names, resolved ("" for a
 // generator spec).
 func (nb *Notebook) datasetPath(spec string) string {
-	return resolveDataset(nb.Dir(), spec)
-}
-
-func resolveDataset(dir, spec string) string {
-	s, err := graph.ParseSpec(spec)
-	if err != nil || !s.IsFile() {
-		return ""
-	}
-	p := s.File
-	if filepath.IsAbs(p) {
-		return p
-	}
-	local := filepath.Join(dir, p)
-	if _, err := os.Stat(local); err == nil {
-		return local
-	}
-	if d := os.Getenv(DatasetsEnv); d != "" {
-		if alt := filepath.Join(d, p); fileExists(alt) {
-			return alt
-		}
-	}
-	return local
-}
-
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
+	d := design.Dataset{Graph: spec}
+	return d.Path(nb.Dir())
 }
 
 func (e *evaluator) kernelSpec() *kernel.Spec {
@@ -418,24 +308,11 @@ func (e *evaluator) kernelSpec() *kernel.Spec {
 }
 
 func (e *evaluator) dataset(in *Dataset) (Output, error) {
-	format, _ := graph.ParseFormat(in.Format)
 	weighted := false
 	if s := e.kernelSpec(); s != nil {
 		weighted = len(s.Edge) > 0
 	}
-	spec := in.Graph
-	file := resolveDataset(e.job.dir, spec)
-	if file != "" {
-		if !fileExists(file) {
-			hint := ""
-			if os.Getenv(DatasetsEnv) == "" {
-				hint = " (relative names are looked up beside the notebook, then in $" + DatasetsEnv + ")"
-			}
-			return nil, fmt.Errorf("graph %s: %w%s", spec, fs.ErrNotExist, hint)
-		}
-		spec = file
-	}
-	g, err := graph.Load(spec, graph.ReadOptions{Format: format, Directed: in.Directed, Weighted: weighted, RandomWeights: in.RandomWeights, Seed: in.WeightSeed})
+	g, file, err := in.Source().Load(e.job.dir, weighted)
 	if err != nil {
 		return nil, err
 	}
@@ -444,20 +321,17 @@ func (e *evaluator) dataset(in *Dataset) (Output, error) {
 
 // --- shared helpers for the cells that need a design --------------------------
 
-// design is what model, partition, sweep, simulate and export cells share:
-// the board, the bound kernel, the graph and the model's platform.
-type design struct {
-	board    *boards.Board
-	kernel   *kernel.Kernel
-	graph    *graph.Graph
-	platform *model.Platform
-	cfg      model.Config
-	pe       model.PEDesign
-	cpe      float64
-	key      string // hash of platform, kernel and dataset
+// point is the design point that model, partition, sweep, simulate and
+// export cells share, with the hash of the cells it came from.
+type point struct {
+	*design.Point
+	key string // hash of platform, kernel and dataset
 }
 
-func (e *evaluator) design() (*design, error) {
+// point resolves the design point of the cells above, from their cached
+// outputs: the board with its overrides, the kernel bound to the graph
+// (once per kernel and dataset), the model's platform.
+func (e *evaluator) point() (*point, error) {
 	po, ok1 := e.dep(KindPlatform).(*PlatformOutput)
 	ko, ok2 := e.dep(KindKernel).(*KernelOutput)
 	do, ok3 := e.dep(KindDataset).(*DatasetOutput)
@@ -468,40 +342,23 @@ func (e *evaluator) design() (*design, error) {
 	kin := e.job.steps[e.st.deps[KindKernel]].in.(*Kernel)
 	kd := e.depHash(KindKernel) + "/" + e.depHash(KindDataset)
 	k, err := memo(e.job.cache, "bind:"+kd, func() (*kernel.Kernel, error) {
-		return bindKernel(ko.spec, do.graph, kin.Params)
+		return kin.Choice().Bind(ko.spec, do.graph)
 	})
 	if err != nil {
 		return nil, err
 	}
-	p, err := model.FromBoardKernel(po.board, "", peCost(po.board, ko.spec, do.graph))
+	p, err := design.NewPoint(po.board, k, do.graph, *pin.Options())
 	if err != nil {
 		return nil, err
 	}
-	return &design{board: po.board, kernel: k, graph: do.graph, platform: p, cfg: po.Config, pe: po.PE, cpe: pin.CPE,
-		key: e.depHash(KindPlatform) + "/" + kd}, nil
-}
-
-// peCost is the cost of one PE of the kernel: the one synthesised by
-// `gravf-tui export --estimate-only` for this board and graph size when
-// there is one (gen.CachedPECost), else the kernel's own estimate.
-func peCost(b *boards.Board, s *kernel.Spec, g *graph.Graph) *kernel.PECost {
-	if c, ok := gen.CachedPECost(b.Name, s.Name, g.NumVertices()); ok {
-		return c
-	}
-	return s.PECost
-}
-
-// bindKernel binds a spec to a graph with parameter values, mapping vertex
-// parameters through the graph's labels.
-func bindKernel(s *kernel.Spec, g *graph.Graph, params map[string]string) (*kernel.Kernel, error) {
-	return s.Bind(kernel.Env{Vertices: g.NumVertices(), Params: params, Lookup: g.Lookup})
+	return &point{Point: p, key: e.depHash(KindPlatform) + "/" + kd}, nil
 }
 
 // supersteps runs the reference engine once per kernel and dataset.
-func (e *evaluator) supersteps(d *design) ([]kernel.Superstep, error) {
+func (e *evaluator) supersteps(d *point) ([]kernel.Superstep, error) {
 	key := "ref:" + e.depHash(KindKernel) + "/" + e.depHash(KindDataset)
 	return memo(e.job.cache, key, func() ([]kernel.Superstep, error) {
-		res, err := kernel.Run(e.ctx, d.kernel, d.graph, kernel.RunOptions{})
+		res, err := kernel.Run(e.ctx, d.Kernel, d.Graph, kernel.RunOptions{})
 		if err != nil {
 			return nil, err
 		}
@@ -511,20 +368,20 @@ func (e *evaluator) supersteps(d *design) ([]kernel.Superstep, error) {
 
 // degrees is the graph's degree histogram for the filter estimate, once
 // per dataset.
-func (e *evaluator) degrees(d *design) [][2]int64 {
+func (e *evaluator) degrees(d *point) [][2]int64 {
 	v, _ := memo(e.job.cache, "deg:"+e.depHash(KindDataset), func() ([][2]int64, error) {
-		return model.DegreeCounts(d.graph), nil
+		return model.DegreeCounts(d.Graph), nil
 	})
 	return v
 }
 
 // resolveConfig fills in the FPGAs and PEs the user left to the optimiser.
-func (e *evaluator) resolveConfig(d *design) (model.Config, error) {
-	cfg := d.cfg
+func (e *evaluator) resolveConfig(d *point) (model.Config, error) {
+	cfg := d.Config()
 	if cfg.FPGAs > 0 && cfg.PEs > 0 {
 		return cfg, nil
 	}
-	mo, err := evaluateModel(d.platform, d.kernel, d.graph, cfg, d.pe, d.cpe, nil, e.degrees(d))
+	mo, err := evaluateModel(d.Platform, d.Kernel, d.Graph, cfg, d.Options.PE, d.Options.CPE, nil, e.degrees(d))
 	if err != nil {
 		return cfg, err
 	}
@@ -535,7 +392,7 @@ func (e *evaluator) resolveConfig(d *design) (model.Config, error) {
 // --- model ------------------------------------------------------------------
 
 func (e *evaluator) model(in *Model) (Output, error) {
-	d, err := e.design()
+	d, err := e.point()
 	if err != nil {
 		return nil, err
 	}
@@ -545,7 +402,7 @@ func (e *evaluator) model(in *Model) (Output, error) {
 			return nil, err
 		}
 	}
-	return evaluateModel(d.platform, d.kernel, d.graph, d.cfg, d.pe, d.cpe, steps, e.degrees(d))
+	return evaluateModel(d.Platform, d.Kernel, d.Graph, d.Config(), d.Options.PE, d.Options.CPE, steps, e.degrees(d))
 }
 
 // --- notes ------------------------------------------------------------------

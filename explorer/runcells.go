@@ -58,7 +58,7 @@ func (e *evaluator) partitionInput() *Partition {
 }
 
 func (e *evaluator) partition(in *Partition) (Output, error) {
-	d, err := e.design()
+	d, err := e.point()
 	if err != nil {
 		return nil, err
 	}
@@ -66,13 +66,12 @@ func (e *evaluator) partition(in *Partition) (Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	method, _ := graph.ParsePartitioner(in.Partitioner)
-	p, err := graph.NewPartition(e.ctx, d.graph, graph.PartitionOptions{FPGAs: cfg.FPGAs, PEs: cfg.PEs, Method: method, UFactor: in.UFactor, Seed: in.Seed})
+	p, err := graph.NewPartition(e.ctx, d.Graph, graph.PartitionOptions{FPGAs: cfg.FPGAs, PEs: cfg.PEs, Method: in.Partitioner, UFactor: in.UFactor, Seed: in.Seed})
 	if err != nil {
 		return nil, err
 	}
-	return &PartitionOutput{Method: method, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
-		EdgesPerPE: graph.NewEdgeLayout(d.graph, p).EdgesPerPE(), Cut: graph.ComputeCutStats(d.graph, p)}, nil
+	return &PartitionOutput{Method: in.Partitioner, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
+		EdgesPerPE: graph.NewEdgeLayout(d.Graph, p).EdgesPerPE(), Cut: graph.ComputeCutStats(d.Graph, p)}, nil
 }
 
 // --- simulate ---------------------------------------------------------------
@@ -109,7 +108,7 @@ func (o *SimulateOutput) Text() string {
 }
 
 func (e *evaluator) simulate(in *Simulate) (Output, error) {
-	d, err := e.design()
+	d, err := e.point()
 	if err != nil {
 		return nil, err
 	}
@@ -122,11 +121,9 @@ func (e *evaluator) simulate(in *Simulate) (Output, error) {
 		return nil, err
 	}
 	pin := e.partitionInput()
-	method, _ := graph.ParsePartitioner(pin.Partitioner)
-	detail, _ := sim.ParseDetail(in.Detail)
 	total := int64(len(steps))
-	setup := &sim.Setup{Board: d.board, Kernel: d.kernel, Graph: d.graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs, Arch: cfg.Arch, Mem: cfg.Mem, PE: d.pe,
-		Partitioner: method, UFactor: pin.UFactor, Packing: cfg.Packing, Filter: cfg.Filter, Seed: in.Seed, Detail: detail, MaxCycles: in.MaxCycles,
+	setup := &sim.Setup{Board: d.Board, Kernel: d.Kernel, Graph: d.Graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs, Arch: cfg.Arch, Mem: cfg.Mem, PE: d.Options.PE,
+		Partitioner: pin.Partitioner, UFactor: pin.UFactor, Packing: cfg.Packing, Filter: cfg.Filter, Seed: in.Seed, Detail: in.Detail, MaxCycles: in.MaxCycles,
 		Progress: func(p sim.Progress) {
 			e.progress(Progress{Done: int64(p.Superstep), Total: total, Text: fmt.Sprintf("superstep %d of %d, cycle %s", p.Superstep+1, total, groupDigits(p.Cycle))})
 		}}
@@ -263,7 +260,7 @@ func Version() string {
 }
 
 func (e *evaluator) export(in *Export) (Output, error) {
-	d, err := e.design()
+	d, err := e.point()
 	if err != nil {
 		return nil, err
 	}
@@ -274,15 +271,14 @@ func (e *evaluator) export(in *Export) (Output, error) {
 	if cfg.Arch != model.GraVFM {
 		return nil, fmt.Errorf("arch %s: the generator builds GraVF-M only", cfg.Arch)
 	}
-	if d.pe != model.PEGenerated {
-		return nil, fmt.Errorf("pe %s: the generator builds the generated PE; set pe = \"generated\" in the platform cell", d.pe)
+	if d.Options.PE != model.PEGenerated {
+		return nil, fmt.Errorf("pe %s: the generator builds the generated PE; set pe = \"generated\" in the platform cell", d.Options.PE)
 	}
 	pin := e.partitionInput()
-	method, _ := graph.ParsePartitioner(pin.Partitioner)
 	dir := e.resolve(in.Out)
 	e.progress(Progress{Text: "writing " + dir})
-	opts := gen.ExportOptions{Board: d.board, Kernel: d.kernel, Graph: d.graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
-		Partitioner: method, Filter: cfg.Filter, Mem: cfg.Mem, Dir: dir, Force: in.Force, Version: Version()}
+	opts := gen.ExportOptions{Board: d.Board, Kernel: d.Kernel, Graph: d.Graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
+		Partitioner: pin.Partitioner, Filter: cfg.Filter, Mem: cfg.Mem, Dir: dir, Force: in.Force, Version: Version()}
 	m, err := gen.Export(e.ctx, opts)
 	if err != nil {
 		return nil, err

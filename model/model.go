@@ -32,6 +32,16 @@ func ParseArch(s string) (Arch, error) {
 	return "", fmt.Errorf("unknown architecture %q (valid: gravf-m, gravf)", s)
 }
 
+// UnmarshalText reads a notebook, JSON or flag value with ParseArch, so
+// that every front end checks it once, where it reads it.
+func (a *Arch) UnmarshalText(b []byte) error {
+	v, err := ParseArch(string(b))
+	if err == nil {
+		*a = v
+	}
+	return err
+}
+
 // MemKind says where the edge lists live.
 type MemKind string
 
@@ -50,6 +60,15 @@ func ParseMemKind(s string) (MemKind, error) {
 		return BRAM, nil
 	}
 	return "", fmt.Errorf("unknown memory kind %q (valid: offchip, bram)", s)
+}
+
+// UnmarshalText reads a notebook, JSON or flag value with ParseMemKind.
+func (m *MemKind) UnmarshalText(b []byte) error {
+	v, err := ParseMemKind(string(b))
+	if err == nil {
+		*m = v
+	}
+	return err
 }
 
 // Limit names, as the JSON output and the TUI spell them.

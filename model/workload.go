@@ -75,6 +75,15 @@ func ParsePEDesign(s string) (PEDesign, error) {
 	return "", fmt.Errorf("unknown PE design %q (want generated or paper)", s)
 }
 
+// UnmarshalText reads a notebook, JSON or flag value with ParsePEDesign.
+func (d *PEDesign) UnmarshalText(b []byte) error {
+	v, err := ParsePEDesign(string(b))
+	if err == nil {
+		*d = v
+	}
+	return err
+}
+
 // GeneratedCPESource explains the generated PE's cycles per edge.
 const GeneratedCPESource = "the generated PE: one edge per cycle"
 

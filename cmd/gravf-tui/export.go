@@ -12,13 +12,14 @@ import (
 )
 
 func newExportCmd() *cobra.Command {
-	var mf modelFlags
+	var pf pointFlags
+	var kf kernelFlags
 	var gf graphFlags
-	var kname, out, partition string
-	var params []string
+	var out string
+	part := graph.Greedy
 	var force, estimateOnly bool
 	cmd := &cobra.Command{
-		Use:   "export --board B --kernel K --graph G --fpgas N --pes N [--mem bram|offchip] --out DIR [--force]",
+		Use:   "export --board B --kernel K --graph G --fpgas N --pes N [--mem bram|offchip] [--set KEY=VALUE] --out DIR [--force]",
 		Short: "Write a synthesizable multi-FPGA Verilog project with its testbench",
 		Long: `export writes a complete project: the RTL of every FPGA, memory images, a
 system testbench that checks every final vertex state against the BSP
@@ -30,46 +31,29 @@ existing folder is replaced only with --force. With --mem bram (the
 default) the edge lists are in block RAM; with --mem offchip they are in the
 board's off-chip edge memory: every FPGA top gets one read port per PE, the
 project holds an image of each FPGA's memory, and the testbench models the
-memory's latency and bandwidth as the simulator does.`,
+memory's latency and bandwidth as the simulator does. The design flags and
+--set are those of "gravf-tui model".`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := mf.config()
+			o, err := pf.options()
 			if err != nil {
 				return err
 			}
-			if pe, err := mf.peDesign(); err != nil {
+			if err := requireBuildable(o); err != nil {
 				return err
-			} else if pe != model.PEGenerated {
-				return usagef("--pe %s: the generator builds the generated PE", pe)
-			}
-			if cfg.Arch != model.GraVFM {
-				return usagef("--arch %s: the generator builds GraVF-M only so far", cfg.Arch)
-			}
-			if cfg.FPGAs < 1 || cfg.PEs < 1 {
-				return usagef("--fpgas and --pes are required")
 			}
 			if out == "" && !estimateOnly {
 				return usagef("--out is required")
 			}
-			part, err := graph.ParsePartitioner(partition)
-			if err != nil {
-				return usageError{err}
-			}
-			k, g, err := loadKernelGraph(kname, &gf, params)
+			p, err := resolvePoint(&pf, &kf, &gf)
 			if err != nil {
 				return err
 			}
-			b, _, err := mf.platform(k.Spec.PECost)
-			if err != nil {
-				return err
-			}
-			if b.MaxFPGAs > 0 && cfg.FPGAs > b.MaxFPGAs {
-				return usagef("--fpgas %d: %s has at most %d FPGAs", cfg.FPGAs, b.Name, b.MaxFPGAs)
-			}
+			cfg := p.Config()
 			if estimateOnly {
-				return estimate(cmd.OutOrStdout(), b, k, g, cfg.FPGAs, cfg.PEs, part, cfg.Filter, cfg.Mem)
+				return estimate(cmd.OutOrStdout(), p.Board, p.Kernel, p.Graph, cfg.FPGAs, cfg.PEs, part, cfg.Filter, cfg.Mem)
 			}
-			m, err := gen.Export(context.Background(), gen.ExportOptions{Board: b, Kernel: k, Graph: g, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
+			m, err := gen.Export(context.Background(), gen.ExportOptions{Board: p.Board, Kernel: p.Kernel, Graph: p.Graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
 				Partitioner: part, Filter: cfg.Filter, Mem: cfg.Mem, Dir: out, Force: force, Version: explorer.Version()})
 			if err != nil {
 				return err
@@ -80,15 +64,15 @@ memory's latency and bandwidth as the simulator does.`,
 			return nil
 		},
 	}
-	mf.register(cmd)
-	gf.register(cmd)
-	cmd.Flags().StringVar(&kname, "kernel", "", "kernel: a built-in name or a folder with kernel.toml")
-	cmd.Flags().StringArrayVar(&params, "param", nil, "kernel parameter name=value; repeatable")
-	cmd.Flags().StringVar(&partition, "partition", "greedy", "partitioner: robin, greedy, greedy-sorted or metis")
+	pf.register(cmd.Flags())
+	kf.register(cmd.Flags())
+	gf.register(cmd.Flags())
+	cmd.Flags().Var(typed(&part), "partition", "partitioner: robin, greedy, greedy-sorted or metis")
 	cmd.Flags().StringVar(&out, "out", "", "project folder to write")
 	cmd.Flags().BoolVar(&force, "force", false, "replace an existing folder")
 	cmd.Flags().BoolVar(&estimateOnly, "estimate-only", false, "synthesise FPGA 0 with yosys, print the resources per PE and per FPGA, and cache the per-PE cost for the model")
-	cmd.Flags().Lookup("mem").DefValue = "bram"
-	_ = cmd.Flags().Set("mem", "bram")
+	// The generator's own default: edges in block RAM.
+	pf.opts.Mem = model.BRAM
+	cmd.Flags().Lookup("mem").DefValue = string(model.BRAM)
 	return cmd
 }

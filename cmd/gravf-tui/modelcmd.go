@@ -5,80 +5,17 @@ import (
 	"errors"
 
 	"github.com/gravf-tui/gravf-tui/explorer"
-	"github.com/gravf-tui/gravf-tui/gen"
-
-	"github.com/gravf-tui/gravf-tui/boards"
 	"github.com/gravf-tui/gravf-tui/kernel"
-	"github.com/gravf-tui/gravf-tui/model"
 	"github.com/spf13/cobra"
 )
 
-// modelFlags are the design-point flags shared by model, sim and export.
-type modelFlags struct {
-	board, mem, arch, pe string
-	fpgas, pes           int
-	packing, filter      bool
-	cpe                  float64
-}
-
-func (f *modelFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&f.board, "board", "ac510", "board: a built-in name (see `gravf-tui boards`) or a board .toml file")
-	cmd.Flags().IntVar(&f.fpgas, "fpgas", 0, "number of FPGAs (0: let the optimiser choose)")
-	cmd.Flags().IntVar(&f.pes, "pes", 0, "PEs per FPGA (0: let the optimiser choose)")
-	cmd.Flags().StringVar(&f.arch, "arch", "gravf-m", "architecture: gravf-m or gravf (the unicast baseline)")
-	cmd.Flags().StringVar(&f.mem, "mem", "offchip", "edge storage: offchip or bram")
-	cmd.Flags().StringVar(&f.pe, "pe", "generated", "PE design: generated (what export builds: one edge per cycle) or paper (the published PE, the board's measured cycles per edge)")
-	cmd.Flags().BoolVar(&f.packing, "packing", false, "pack several updates into one link word")
-	cmd.Flags().BoolVar(&f.filter, "filter", true, "send updates only to FPGAs that hold neighbours (GraVF-M)")
-	cmd.Flags().Float64Var(&f.cpe, "cpe", 0, "PE cycles per edge (0: the board's measured figure for the kernel, else an estimate)")
-}
-
-// config turns the flags into a model configuration.
-func (f *modelFlags) config() (model.Config, error) {
-	arch, err := model.ParseArch(f.arch)
-	if err != nil {
-		return model.Config{}, usageError{err}
-	}
-	mem, err := model.ParseMemKind(f.mem)
-	if err != nil {
-		return model.Config{}, usageError{err}
-	}
-	if f.fpgas < 0 || f.pes < 0 {
-		return model.Config{}, usagef("--fpgas and --pes must not be negative")
-	}
-	return model.Config{FPGAs: f.fpgas, PEs: f.pes, Arch: arch, Mem: mem, Packing: f.packing, Filter: f.filter}, nil
-}
-
-// peDesign is the --pe flag.
-func (f *modelFlags) peDesign() (model.PEDesign, error) {
-	d, err := model.ParsePEDesign(f.pe)
-	if err != nil {
-		return "", usageError{err}
-	}
-	return d, nil
-}
-
-// platform loads the board and builds the model's platform.
-func (f *modelFlags) platform(cost *kernel.PECost) (*boards.Board, *model.Platform, error) {
-	b, err := boards.Load(f.board)
-	if err != nil {
-		return nil, nil, usageError{err}
-	}
-	p, err := model.FromBoardKernel(b, "", cost)
-	if err != nil {
-		return nil, nil, usageError{err}
-	}
-	return b, p, nil
-}
-
 func newModelCmd() *cobra.Command {
-	var mf modelFlags
+	var pf pointFlags
+	var kf kernelFlags
 	var gf graphFlags
-	var kname string
-	var params []string
 	var asJSON, noLatency bool
 	cmd := &cobra.Command{
-		Use:   "model --board B --kernel K --graph G [--fpgas N] [--pes N] [--arch gravf-m|gravf] [--json]",
+		Use:   "model --board B --kernel K --graph G [--fpgas N] [--pes N] [--arch gravf-m|gravf] [--set KEY=VALUE] [--json]",
 		Short: "Evaluate the analytical performance model and choose nF and nP",
 		Long: `model evaluates the four throughput limits of GraVF-M (or GraVF): the PEs,
 the off-chip memory, the network interface and the network; T_sys is their
@@ -88,38 +25,26 @@ ties (the paper's rule where T_sys only grows with nP; when memory binds,
 fewer PEs can be faster). The curves over nF and nP are always printed, with
 recommendations in plain words.
 
+--set KEY=VALUE changes what a notebook's platform cell would: a key of the
+cell (fpgas, arch, ...) or a board figure (--set memory.peak_gib_s=10), so
+that every edit of the TUI's platform cell can be repeated here.
+
 ` + explorer.LatencyNote,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := mf.config()
-			if err != nil {
-				return err
-			}
-			k, g, err := loadKernelGraph(kname, &gf, params)
-			if err != nil {
-				return err
-			}
-			cost := k.Spec.PECost
-			if c, ok := gen.CachedPECost(mf.board, k.Spec.Name, g.NumVertices()); ok {
-				cost = c // synthesised by export --estimate-only
-			}
-			_, p, err := mf.platform(cost)
+			p, err := resolvePoint(&pf, &kf, &gf)
 			if err != nil {
 				return err
 			}
 			var steps []kernel.Superstep
 			if !noLatency {
-				res, err := kernel.Run(context.Background(), k, g, kernel.RunOptions{})
+				res, err := kernel.Run(context.Background(), p.Kernel, p.Graph, kernel.RunOptions{})
 				if err != nil {
 					return err
 				}
 				steps = res.Supersteps
 			}
-			pe, err := mf.peDesign()
-			if err != nil {
-				return err
-			}
-			out, err := explorer.EvaluateModel(p, k, g, cfg, pe, mf.cpe, steps)
+			out, err := explorer.EvaluateModel(p.Platform, p.Kernel, p.Graph, p.Config(), p.Options.PE, p.Options.CPE, steps)
 			if err != nil {
 				return asUsage(err)
 			}
@@ -130,10 +55,9 @@ recommendations in plain words.
 			return nil
 		},
 	}
-	mf.register(cmd)
-	gf.register(cmd)
-	cmd.Flags().StringVar(&kname, "kernel", "", "kernel: a built-in name or a folder with kernel.toml")
-	cmd.Flags().StringArrayVar(&params, "param", nil, "kernel parameter name=value; repeatable")
+	pf.register(cmd.Flags())
+	kf.register(cmd.Flags())
+	gf.register(cmd.Flags())
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	cmd.Flags().BoolVar(&noLatency, "no-latency", false, "skip the reference run that feeds the latency-aware prediction")
 	return cmd

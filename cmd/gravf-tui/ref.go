@@ -5,92 +5,16 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/google/renameio/v2"
-	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
-	"github.com/gravf-tui/gravf-tui/samples"
 	"github.com/spf13/cobra"
 )
 
-// graphFlags are the flags every command that reads a graph shares.
-type graphFlags struct {
-	spec          string
-	format        string
-	directed      bool
-	randomWeights uint32
-	seed          uint64
-}
-
-func (f *graphFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&f.spec, "graph", "", "graph: a file, or a generator such as uniform:v=65536,d=32,seed=1, rmat:scale=16,ef=16, layered:w=64,d=256, line:n=1000, grid:rows=100,cols=100")
-	cmd.Flags().StringVar(&f.format, "format", "auto", "file format: auto, edgelist, mtx, metis, dimacs")
-	cmd.Flags().BoolVar(&f.directed, "directed", false, "keep arcs as given (default: symmetrise every edge)")
-	cmd.Flags().Uint32Var(&f.randomWeights, "random-weights", 0, "give unweighted edges seeded random weights in [1, N]")
-	cmd.Flags().Uint64Var(&f.seed, "weight-seed", 1, "seed of --random-weights")
-}
-
-func (f *graphFlags) load(weighted bool) (*graph.Graph, error) {
-	if f.spec == "" {
-		return nil, usagef("--graph is required")
-	}
-	format, err := graph.ParseFormat(f.format)
-	if err != nil {
-		return nil, usageError{err}
-	}
-	return graph.Load(f.spec, graph.ReadOptions{Format: format, Directed: f.directed, Weighted: weighted,
-		RandomWeights: f.randomWeights, Seed: f.seed})
-}
-
-// parseParams turns repeated --param k=v flags into a map.
-func parseParams(kv []string) (map[string]string, error) {
-	m := map[string]string{}
-	for _, p := range kv {
-		k, v, ok := strings.Cut(p, "=")
-		if !ok || k == "" {
-			return nil, usagef("--param %q: want name=value", p)
-		}
-		m[strings.TrimSpace(k)] = strings.TrimSpace(v)
-	}
-	return m, nil
-}
-
-// loadKernelGraph loads a kernel and the graph it runs on; the graph keeps
-// its edge weights only when the kernel has edge data.
-func loadKernelGraph(name string, gf *graphFlags, params []string) (*kernel.Kernel, *graph.Graph, error) {
-	if name == "" {
-		return nil, nil, usagef("--kernel is required")
-	}
-	s, err := samples.LoadKernel(name)
-	if err != nil {
-		return nil, nil, usageError{err}
-	}
-	g, err := gf.load(len(s.Edge) > 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	k, err := bindKernel(s, g, params)
-	return k, g, err
-}
-
-// bindKernel binds a kernel spec to a graph.
-func bindKernel(s *kernel.Spec, g *graph.Graph, params []string) (*kernel.Kernel, error) {
-	pm, err := parseParams(params)
-	if err != nil {
-		return nil, err
-	}
-	k, err := s.Bind(kernel.Env{Vertices: g.NumVertices(), Params: pm, Lookup: g.Lookup})
-	if err != nil {
-		return nil, usageError{err}
-	}
-	return k, nil
-}
-
 func newRefCmd() *cobra.Command {
+	var kf kernelFlags
 	var gf graphFlags
-	var kname, out string
-	var params []string
+	var out string
 	var maxSteps int
 	var quiet bool
 	cmd := &cobra.Command{
@@ -102,7 +26,7 @@ It is the functional golden model for the simulator and the generated RTL.
 Per-superstep counts go to stderr.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			k, g, err := loadKernelGraph(kname, &gf, params)
+			k, g, err := loadKernelGraph(&kf, &gf)
 			if err != nil {
 				return err
 			}
@@ -123,9 +47,8 @@ Per-superstep counts go to stderr.`,
 			return writeFileAtomic(out, res.WriteTSV)
 		},
 	}
-	gf.register(cmd)
-	cmd.Flags().StringVar(&kname, "kernel", "", "kernel: a built-in name (see `gravf-tui kernels`) or a folder with kernel.toml")
-	cmd.Flags().StringArrayVar(&params, "param", nil, "kernel parameter name=value (vertex parameters take the input's labels); repeatable")
+	kf.register(cmd.Flags())
+	gf.register(cmd.Flags())
 	cmd.Flags().StringVar(&out, "out", "-", "output TSV file ('-' for stdout)")
 	cmd.Flags().IntVar(&maxSteps, "max-supersteps", 0, "stop after this many supersteps (0: max(1000, V+2))")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "do not print the per-superstep table")

@@ -10,31 +10,27 @@ import (
 	"time"
 
 	"github.com/gravf-tui/gravf-tui/explorer"
-
-	"github.com/gravf-tui/gravf-tui/graph"
-	"github.com/gravf-tui/gravf-tui/model"
 	"github.com/gravf-tui/gravf-tui/sim"
 	"github.com/spf13/cobra"
 )
 
 // simFlags are the simulator's own flags.
 type simFlags struct {
-	detail, partition string
-	seed              uint64
-	maxCycles         int64
-	trace             string
-	traceInterval     int64
-	asJSON            bool
+	detail        sim.Detail
+	maxCycles     int64
+	trace         string
+	traceInterval int64
+	asJSON        bool
 }
 
 func newSimCmd() *cobra.Command {
-	var mf modelFlags
+	var pf pointFlags
+	var kf kernelFlags
 	var gf graphFlags
-	var sf simFlags
-	var kname string
-	var params []string
+	var partf partitionFlags
+	sf := simFlags{detail: sim.Fast}
 	cmd := &cobra.Command{
-		Use:   "sim --board B --kernel K --graph G --fpgas N --pes N [--detail fast|cycle] [--arch gravf-m|gravf] [--mem bram|offchip] [--json]",
+		Use:   "sim --board B --kernel K --graph G --fpgas N --pes N [--detail fast|cycle] [--arch gravf-m|gravf] [--mem bram|offchip] [--set KEY=VALUE] [--json]",
 		Short: "Simulate the generated architecture on a graph",
 		Long: `sim runs the architecture that the RTL generator builds on a real graph and
 reports cycles, throughput, per-superstep times, the stall breakdown of every
@@ -44,52 +40,35 @@ PE and the utilisation of every link, next to the model's T_sys.
 with it); --detail fast (the default) accounts for each superstep's work in
 one pass and stays within a few percent of cycle detail. The final vertex
 states are checked against nothing here; result_sha256 equals the SHA-256 of
-'gravf-tui ref --out' for the same kernel and graph.`,
+'gravf-tui ref --out' for the same kernel and graph. The design flags and
+--set are those of "gravf-tui model".`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := mf.config()
+			part, err := partf.partition()
 			if err != nil {
 				return err
 			}
-			pe, err := mf.peDesign()
+			p, err := resolvePoint(&pf, &kf, &gf)
 			if err != nil {
 				return err
 			}
-			detail, err := sim.ParseDetail(sf.detail)
-			if err != nil {
-				return usageError{err}
-			}
-			part, err := graph.ParsePartitioner(sf.partition)
-			if err != nil {
-				return usageError{err}
-			}
-			k, g, err := loadKernelGraph(kname, &gf, params)
-			if err != nil {
-				return err
-			}
-			b, p, err := mf.platform(k.Spec.PECost)
-			if err != nil {
-				return err
-			}
+			cfg := p.Config()
 			if cfg.FPGAs == 0 || cfg.PEs == 0 {
 				// Let the model choose what the user left open.
-				out, err := explorer.EvaluateModel(p, k, g, cfg, pe, mf.cpe, nil)
+				out, err := explorer.EvaluateModel(p.Platform, p.Kernel, p.Graph, cfg, p.Options.PE, p.Options.CPE, nil)
 				if err != nil {
 					return asUsage(err)
 				}
 				cfg.FPGAs, cfg.PEs = out.FPGAs, out.PEs
 				fmt.Fprintf(cmd.ErrOrStderr(), "design chosen by the model: %d FPGAs x %d PEs\n", cfg.FPGAs, cfg.PEs)
 			}
-			if b.MaxFPGAs > 0 && cfg.FPGAs > b.MaxFPGAs {
-				return usagef("--fpgas %d: %s has at most %d FPGAs", cfg.FPGAs, b.Name, b.MaxFPGAs)
-			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
-			setup := &sim.Setup{Board: b, Kernel: k, Graph: g, FPGAs: cfg.FPGAs, PEs: cfg.PEs, Arch: cfg.Arch, Mem: cfg.Mem, PE: pe,
-				Partitioner: part, Packing: cfg.Packing, Filter: cfg.Filter, Seed: sf.seed, Detail: detail, MaxCycles: sf.maxCycles}
+			setup := &sim.Setup{Board: p.Board, Kernel: p.Kernel, Graph: p.Graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs, Arch: cfg.Arch, Mem: cfg.Mem, PE: p.Options.PE,
+				Partitioner: part.Partitioner, UFactor: part.UFactor, Packing: cfg.Packing, Filter: cfg.Filter, Seed: part.Seed, Detail: sf.detail, MaxCycles: sf.maxCycles}
 			prog := newProgress(cmd.ErrOrStderr())
 			setup.Progress = prog.report
-			finishTrace, err := attachTrace(setup, sf, g)
+			finishTrace, err := attachTrace(setup, sf, p.Graph)
 			if err != nil {
 				return err
 			}
@@ -109,13 +88,11 @@ states are checked against nothing here; result_sha256 equals the SHA-256 of
 			return nil
 		},
 	}
-	mf.register(cmd)
-	gf.register(cmd)
-	cmd.Flags().StringVar(&kname, "kernel", "", "kernel: a built-in name or a folder with kernel.toml")
-	cmd.Flags().StringArrayVar(&params, "param", nil, "kernel parameter name=value; repeatable")
-	cmd.Flags().StringVar(&sf.detail, "detail", "fast", "level of detail: fast or cycle")
-	cmd.Flags().StringVar(&sf.partition, "partition", "greedy", "partitioner: robin, greedy, greedy-sorted or metis")
-	cmd.Flags().Uint64Var(&sf.seed, "seed", 1, "seed (METIS partitioning)")
+	pf.register(cmd.Flags())
+	kf.register(cmd.Flags())
+	gf.register(cmd.Flags())
+	partf.register(cmd.Flags())
+	cmd.Flags().Var(typed(&sf.detail), "detail", "level of detail: fast or cycle")
 	cmd.Flags().Int64Var(&sf.maxCycles, "max-cycles", 0, "stop a cycle-level run after this many cycles (0: no limit)")
 	cmd.Flags().StringVar(&sf.trace, "trace", "", "record a trace file (cycle detail samples utilisation)")
 	cmd.Flags().Int64Var(&sf.traceInterval, "trace-interval", 1000, "cycles between trace samples")
@@ -193,5 +170,4 @@ func printSim(w io.Writer, s *sim.Setup, r *sim.Result) {
 		}
 		fmt.Fprintln(w)
 	}
-	_ = model.GraVFM
 }

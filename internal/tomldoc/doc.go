@@ -8,7 +8,9 @@
 // node of the document; the Go type is the schema. A key the type has no
 // field for is an error with the keys it does have ("unknown key (known
 // keys in fpga: bram36, dsp, ...)"), as is a value of the wrong kind
-// ("must be an integer, got a float"). Every problem of a file is reported
+// ("must be an integer, got a float"); a type with an UnmarshalText
+// method reads itself from a string and says what it accepts. Every
+// problem of a file is reported
 // at once, in file order, each as an Error "file:line:col: key: message".
 //
 // Struct tags carry what a file format says about a key, so that the key
