@@ -130,8 +130,8 @@ type Sweep struct {
 // Simulate runs the event-driven simulator on the design point.
 type Simulate struct {
 	Detail    sim.Detail `toml:"detail" json:"detail"`
-	Seed      uint64 `toml:"seed" json:"seed"`
-	MaxCycles int64  `toml:"max_cycles" json:"max_cycles"`
+	Seed      uint64     `toml:"seed" json:"seed"`
+	MaxCycles int64      `toml:"max_cycles" json:"max_cycles"`
 	// Trace, when set, records the run to this file (relative to the
 	// notebook).
 	Trace string `toml:"trace" json:"trace"`
