@@ -70,7 +70,7 @@ func (p *parser) next() token {
 }
 
 func (p *parser) errorf(pos Pos, format string, args ...any) {
-	p.errs = append(p.errs, &Error{Pos: pos, Msg: sprintf(format, args...)})
+	p.errs = append(p.errs, errorAt(pos, sprintf(format, args...)))
 }
 
 // enter counts one level of recursion and says whether the parser may
