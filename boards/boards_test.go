@@ -611,3 +611,17 @@ func TestHostileFilesAreCheap(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkParse parses a built-in board file end to end.
+func BenchmarkParse(b *testing.B) {
+	src, err := Source("u280")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(src)))
+	for range b.N {
+		if _, err := Parse("u280.toml", src); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
