@@ -109,6 +109,7 @@ func TestInvalidDocuments(t *testing.T) {
 		{"a = 1\nb = \n", 2, "invalid TOML"},
 		{"x = \"unterminated\n", 1, "invalid TOML"},
 		{"[[a]]\nb = 1\n[[a]]\nb = 1\nb = 2\n", 5, "a[1].b: is defined twice (first at line 4)"},
+		{"\xEF\xBB\xBFa = 1\n", 1, "byte-order mark"},
 	}
 	for _, tc := range tests {
 		_, err := Parse("t.toml", []byte(tc.src), DefaultLimits)
