@@ -29,11 +29,11 @@
 //	nonempty      a string with something other than space in it
 //	default=V     the value when the key is absent
 //
-// Decode applies defaults; the Checker it returns runs the other rules and
-// gives the format's own code (cross-field checks) located errors through
-// pointers to the decoded fields, so that this code never spells a key
-// either. A Checker made by NewChecker checks a value built in code, with
-// keys but no lines.
+// Decode applies the defaults and checks the other rules; the Checker it
+// returns holds those errors and gives the format's own code (checks that
+// combine fields) located errors through pointers to the decoded fields,
+// so that this code never spells a key either. A Checker made by
+// NewChecker checks a value built in code, with keys but no lines.
 //
 // # Bounded work
 //
