@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -89,8 +88,11 @@ func New(title string) *Notebook {
 
 // Load reads a notebook file.
 func Load(path string) (*Notebook, error) {
-	data, err := os.ReadFile(path)
+	data, err := tomldoc.ReadFile(path, notebookLimits)
 	if err != nil {
+		if _, tooLarge := err.(tomldoc.ErrorList); tooLarge {
+			return nil, parseError(err, 0, 0)
+		}
 		return nil, err
 	}
 	nb, err := Parse(path, data)

@@ -306,20 +306,6 @@ func structOf(t reflect.Type) *structInfo {
 	return v.(*structInfo)
 }
 
-// Keys returns the keys of a struct type's TOML fields in declaration
-// order, for help texts and tests.
-func Keys(v any) []string {
-	t := reflect.TypeOf(v)
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	var out []string
-	for _, f := range structOf(t).fields {
-		out = append(out, f.key)
-	}
-	return out
-}
-
 func setDefault(v reflect.Value, s string) {
 	switch v.Kind() {
 	case reflect.String:
