@@ -402,6 +402,7 @@ func TestMalformed(t *testing.T) {
 		{"huge count", "f1", edit{re: `^ff `, text: `ff = 1000000000000`}, nil, "fpga.ff", "must be at most 100000000", 0},
 		{"uram on UltraScale", "ac510", edit{re: `^uram`, text: `uram = 16`}, nil, "fpga.uram", "only UltraScale+ (xcup) parts have UltraRAM", 0},
 		{"direct links", "ac510", edit{re: `^links_per_fpga`, text: `links_per_fpga = 2`}, nil, "network.links_per_fpga", "a direct network needs a link to each of the other max_fpgas-1 = 3 FPGAs, got 2", 0},
+		{"one PE does not fit", "u250", edit{re: `^lut    = 20000`, text: `lut = 2000000`}, &edit{re: `^dsp    = 8$`, text: "# no dsp"}, "pe.lut", "one PE needs 2000000 LUTs, the part has 1728000", 0},
 		{"PEs do not fit", "ac510", edit{re: `^bram36 = 48`, text: `bram36 = 480`}, nil, "pe.max_per_fpga", "9 PEs need 4320 BRAM36s, the part has 1080", -1},
 		{"hierarchy", "f1", edit{re: `^fpgas_per_node`, text: `fpgas_per_node = 3`}, nil, "network.fpgas_per_node", "must divide max_fpgas = 8 into at least two nodes, got 3", 0},
 		{"node figure on a flat network", "u250", edit{re: `^fpgas_per_node`, text: `node_link_gbit_s = 5`, insert: true}, nil, "network.node_link_gbit_s", `is only used by topology = "hierarchical"`, 0},

@@ -142,11 +142,11 @@ func validatePE(c *tomldoc.Checker, b *Board) {
 func validateFit(c *tomldoc.Checker, b *Board) {
 	pe := &b.PE
 	for _, r := range b.resources() {
-		if !c.OK(r.havePtr) || !c.OK(r.perPtr) {
+		if !c.Valid(r.havePtr) || !c.Valid(r.perPtr) || r.have < 1 || r.per < 0 {
 			return // reported already
 		}
 	}
-	if !c.OK(&pe.MaxPerFPGA) {
+	if !c.Valid(&pe.MaxPerFPGA) {
 		return
 	}
 	if pe.MaxPerFPGA > 0 {

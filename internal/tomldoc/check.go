@@ -397,6 +397,14 @@ func (c *Checker) OK(field any) bool {
 	return !c.quiet(s) && !s.failed && (s.node != nil || !c.hasDoc)
 }
 
+// Valid says whether the field's value can be trusted by checks that
+// combine it with others, whether the file has the key or it took its
+// zero value or default: neither it nor a table above it has an error.
+func (c *Checker) Valid(field any) bool {
+	s := c.slot(field)
+	return !c.quiet(s) && !s.failed
+}
+
 // Require reports a key the file must have in this case (a link rate of
 // a platform with several FPGAs) and says whether it is there.
 func (c *Checker) Require(field any) bool {
