@@ -36,6 +36,10 @@ type ExportOptions struct {
 	Force bool
 	// Version is the generator's version, recorded in the manifest.
 	Version string
+	// ToolVersions, when set, is recorded in the manifest instead of the
+	// versions of the installed iverilog, verilator and yosys (tests pin
+	// them so that a project compares byte for byte wherever it is built).
+	ToolVersions map[string]string
 }
 
 // Manifest is manifest.json: what the project is and what it should
@@ -149,12 +153,14 @@ func Export(ctx context.Context, o ExportOptions) (*Manifest, error) {
 	m := &Manifest{Generator: "gravf-tui " + o.Version, Board: o.Board.Name, Part: o.Board.FPGA.Part, Family: o.Board.FPGA.Family,
 		ClockMHz: o.Board.ClockMHz, Kernel: k.Spec.Name, Params: map[string]string{}, Graph: o.Graph.Name, GraphSHA: GraphSHA256(o.Graph),
 		Vertices: o.Graph.NumVertices(), Arcs: o.Graph.NumArcs(), FPGAs: o.FPGAs, PEs: o.PEs, Arch: "gravf-m", Mem: string(o.Mem),
-		Partition: string(sys.Part.Method), Filter: o.Filter, LinkCycles: linkCycles,
-		Tools: map[string]string{
+		Partition: string(sys.Part.Method), Filter: o.Filter, LinkCycles: linkCycles, Tools: o.ToolVersions}
+	if m.Tools == nil {
+		m.Tools = map[string]string{
 			"iverilog":  toolVersion("iverilog", "-V"),
 			"verilator": toolVersion("verilator", "--version"),
 			"yosys":     toolVersion("yosys", "-V"),
-		}}
+		}
+	}
 	if offChip != nil {
 		m.OffChip = &ManifestMemory{Memory: o.Board.EdgeMemory().Name, WordBits: offChip.WordBits, SlotBits: offChip.SlotBits,
 			EdgesPerWord: offChip.EdgesPerWord(), LatencyCycles: offChip.Latency, InFlight: offChip.InFlight, WordsPerCycle: offChip.WordsPerCycle}
