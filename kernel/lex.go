@@ -86,7 +86,7 @@ func lex(text string, src source) []token {
 	line, col := 0, 0
 	i := 0
 	pos := func() Pos { return src.at(line, col) }
-	for i < len(text) {
+	for i < len(text) && len(toks) <= MaxProgramTokens {
 		c := text[i]
 		switch {
 		case c == '\n':

@@ -23,10 +23,13 @@ func TestHostileExpressions(t *testing.T) {
 	tests := []struct {
 		name, expr, want string
 	}{
-		{"unary minus", strings.Repeat("-", mb-2000) + "1", "nested more than 256 levels deep"},
+		{"unary minus", strings.Repeat("-", mb-2000) + "1", "the program has more than 80000 tokens"},
+		{"deep unary minus", strings.Repeat("-", 1000) + "1", "nested more than 256 levels deep"},
 		{"unary not", strings.Repeat("!", 300) + "1", "nested more than 256 levels deep"},
-		{"parentheses", strings.Repeat("(", mb/2-2000) + "1" + strings.Repeat(")", mb/2-2000), "nested more than 256 levels deep"},
-		{"left-deep chain", "1" + strings.Repeat("+1", mb/2-2000), "nested more than 256 levels deep"},
+		{"parentheses", strings.Repeat("(", mb/2-2000) + "1" + strings.Repeat(")", mb/2-2000), "more than 80000 tokens"},
+		{"deep parentheses", strings.Repeat("(", 1000) + "1" + strings.Repeat(")", 1000), "nested more than 256 levels deep"},
+		{"left-deep chain", "1" + strings.Repeat("+1", mb/2-2000), "more than 80000 tokens"},
+		{"long left-deep chain", "1" + strings.Repeat("+1", 1000), "nested more than 256 levels deep"},
 		{"right-deep chain", strings.Repeat("1 ? 1 : ", 1000) + "1", "nested more than 256 levels deep"},
 		{"calls", strings.Repeat("min(1, ", 1000) + "1" + strings.Repeat(")", 1000), "nested more than 256 levels deep"},
 		{"wide tree", wide(14), "more than 10000 operators and operands"},
