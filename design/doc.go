@@ -11,7 +11,9 @@
 // Options are decoded and checked once, where they are read: the enum
 // fields are typed (model.Arch, graph.Format, ...) and parse themselves
 // from text, so that no later step parses them again. Every front end
-// resolves through this package: the notebook's cells step by step (each
-// cell caches its part), a sweep per point, and each command at once with
-// Resolve.
+// resolves through this package, step by step (LoadBoard, Kernel.Load,
+// Dataset.Load, Kernel.Bind, NewPoint): the notebook's cells (each caches
+// its part), a sweep per point, and each command. An error an option
+// caused is an Error that names the option's key, so that a form shows it
+// at that field and a command names the flag.
 package design

@@ -1,6 +1,8 @@
 package design
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -34,8 +36,36 @@ func resolve(dir, p string) string {
 	return filepath.Join(dir, p)
 }
 
+// Error is a problem that one option caused, so that a form can show it
+// at that option and a command name its flag: Key is the option as a
+// notebook cell and --set spell it (board, fpgas, set.clock_mhz, kernel,
+// widths.vertex.label, params.root, graph).
+type Error struct {
+	Key string
+	// Msg is the problem in the option's own terms ("must be positive, got
+	// 0"); empty when Err says it well enough.
+	Msg string
+	Err error
+}
+
+// Error implements error.
+func (e *Error) Error() string { return e.Err.Error() }
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// keyErr wraps err as caused by option key, unless it names one already.
+func keyErr(key string, err error) error {
+	var de *Error
+	if err == nil || errors.As(err, &de) {
+		return err
+	}
+	return &Error{Key: key, Err: err}
+}
+
 // LoadBoard loads the options' board (a file relative to dir), applies
 // the overrides of Set and checks the board can hold the design's FPGAs.
+// An override that breaks the board is blamed on its key (set.NAME).
 func (o *Options) LoadBoard(dir string) (*boards.Board, error) {
 	name := o.Board
 	if IsPath(name) {
@@ -43,15 +73,47 @@ func (o *Options) LoadBoard(dir string) (*boards.Board, error) {
 	}
 	b, err := boards.Load(name)
 	if err != nil {
-		return nil, err
+		return nil, &Error{Key: "board", Err: err}
 	}
-	if b, err = boards.Override(b, o.Set); err != nil {
-		return nil, fmt.Errorf("set: %w", err)
+	c, err := boards.Override(b, o.Set)
+	if err != nil {
+		key, msg := culprit(b, o.Set)
+		return nil, &Error{Key: key, Msg: msg, Err: fmt.Errorf("set: %w", err)}
 	}
-	if o.FPGAs > b.MaxFPGAs {
-		return nil, fmt.Errorf("fpgas %d: %s has at most %d FPGAs", o.FPGAs, b.Name, b.MaxFPGAs)
+	if o.FPGAs > c.MaxFPGAs {
+		return nil, &Error{Key: "fpgas", Msg: fmt.Sprintf("%s has at most %d FPGAs", c.Name, c.MaxFPGAs),
+			Err: fmt.Errorf("fpgas %d: %s has at most %d FPGAs", o.FPGAs, c.Name, c.MaxFPGAs)}
 	}
-	return b, nil
+	return c, nil
+}
+
+// culprit names the override that breaks the board, and the problem in
+// that option's terms: the first that fails on its own, else the last one
+// ("set" when none is known).
+func culprit(b *boards.Board, set map[string]float64) (key, msg string) {
+	names := sortedKeys(set)
+	for _, name := range names {
+		if _, err := boards.Override(b, map[string]float64{name: set[name]}); err != nil {
+			if _, ok := boards.ParamNamed(name); !ok {
+				return "set", err.Error()
+			}
+			return "set." + name, boardProblem(err)
+		}
+	}
+	if len(names) == 0 {
+		return "set", ""
+	}
+	return "set." + names[len(names)-1], ""
+}
+
+// boardProblem is a board validation error without the file and key it
+// names, for display next to the option that set the value.
+func boardProblem(err error) string {
+	var l boards.ErrorList
+	if errors.As(err, &l) && len(l) == 1 {
+		return l[0].Msg
+	}
+	return err.Error()
 }
 
 // Load loads the kernel spec (a folder relative to dir) with the width
@@ -62,16 +124,38 @@ func (k *Kernel) Load(dir string) (spec *kernel.Spec, edited map[string]bool, er
 		name = resolve(dir, name)
 	}
 	if spec, err = samples.LoadKernel(name); err != nil {
-		return nil, nil, err
+		return nil, nil, &Error{Key: "kernel", Err: err}
 	}
 	return EditWidths(spec, k.Widths)
 }
 
 // Bind binds a spec to a graph with the kernel's parameter values, mapping
 // vertex parameters through the graph's labels. A parameter the kernel
-// does not have is an error.
+// does not have, or a value it cannot take, is blamed on params.NAME.
 func (k *Kernel) Bind(spec *kernel.Spec, g *graph.Graph) (*kernel.Kernel, error) {
-	return spec.Bind(kernel.Env{Vertices: g.NumVertices(), Params: k.Params, Lookup: g.Lookup})
+	if err := k.CheckParams(spec); err != nil {
+		return nil, err
+	}
+	bound, err := spec.Bind(kernel.Env{Vertices: g.NumVertices(), Params: k.Params, Lookup: g.Lookup})
+	if err != nil && len(k.Params) > 0 {
+		return nil, keyErr("params."+sortedKeys(k.Params)[len(k.Params)-1], err)
+	}
+	return bound, err
+}
+
+// CheckParams says whether every parameter value names a parameter of
+// the spec.
+func (k *Kernel) CheckParams(spec *kernel.Spec) error {
+	for _, name := range sortedKeys(k.Params) {
+		found := false
+		for _, p := range spec.Params {
+			found = found || p.Name == name
+		}
+		if !found {
+			return &Error{Key: "params." + name, Err: fmt.Errorf("params: kernel %s has no parameter %q", spec.Name, name)}
+		}
+	}
+	return nil
 }
 
 // EditWidths returns a copy of spec with field widths replaced. An edited
@@ -116,16 +200,17 @@ func EditWidths(spec *kernel.Spec, widths map[string]string) (*kernel.Spec, map[
 			}
 		}
 		if !found {
-			return nil, nil, fmt.Errorf("widths: kernel %s has no field %s", spec.Name, key)
+			return nil, nil, &Error{Key: "widths." + key, Err: fmt.Errorf("widths: kernel %s has no field %s", spec.Name, key)}
 		}
 	}
 	// Check the edit now, so that a width the programs cannot use is
-	// reported with the widths.
+	// reported with the widths, at the last one edited.
+	last := "widths." + sortedKeys(widths)[len(widths)-1]
 	if _, err := c.Sizes(32); err != nil {
-		return nil, nil, fmt.Errorf("widths: %w", err)
+		return nil, nil, &Error{Key: last, Msg: err.Error(), Err: fmt.Errorf("widths: %w", err)}
 	}
 	if _, err := c.Bind(kernel.Env{Vertices: 2}); err != nil {
-		return nil, nil, fmt.Errorf("widths: %w", err)
+		return nil, nil, &Error{Key: last, Msg: err.Error(), Err: fmt.Errorf("widths: %w", err)}
 	}
 	return &c, edited, nil
 }
@@ -160,8 +245,9 @@ func exists(p string) bool {
 
 // Load reads or generates the graph. Weighted keeps (or draws) edge
 // weights, for kernels with edge data. It returns the file read ("" for a
-// generator).
-func (d *Dataset) Load(dir string, weighted bool) (*graph.Graph, string, error) {
+// generator). Cancelling ctx stops it; progress, when not nil, hears how
+// far it got.
+func (d *Dataset) Load(ctx context.Context, dir string, weighted bool, progress func(graph.LoadProgress)) (*graph.Graph, string, error) {
 	spec := d.Graph
 	file := d.Path(dir)
 	if file != "" {
@@ -170,17 +256,23 @@ func (d *Dataset) Load(dir string, weighted bool) (*graph.Graph, string, error) 
 			if os.Getenv(DatasetsEnv) == "" {
 				hint = " (relative names are looked up beside the notebook, then in $" + DatasetsEnv + ")"
 			}
-			return nil, file, fmt.Errorf("graph %s: %w%s", d.Graph, fs.ErrNotExist, hint)
+			return nil, file, &Error{Key: "graph", Msg: "no such file" + hint, Err: fmt.Errorf("graph %s: %w%s", d.Graph, fs.ErrNotExist, hint)}
 		}
 		spec = file
 	}
 	// A form may have set the format's text; read it as a file would.
 	format, err := graph.ParseFormat(string(d.Format))
 	if err != nil {
-		return nil, file, err
+		return nil, file, &Error{Key: "format", Err: err}
 	}
-	g, err := graph.Load(spec, graph.ReadOptions{Format: format, Directed: d.Directed, Weighted: weighted,
-		RandomWeights: d.RandomWeights, Seed: d.WeightSeed})
+	if progress == nil {
+		progress = func(graph.LoadProgress) {}
+	}
+	g, err := graph.LoadContext(ctx, spec, graph.ReadOptions{Format: format, Directed: d.Directed, Weighted: weighted,
+		RandomWeights: d.RandomWeights, Seed: d.WeightSeed}, progress)
+	if err != nil && ctx.Err() == nil {
+		return nil, file, keyErr("graph", err)
+	}
 	return g, file, err
 }
 
@@ -220,33 +312,5 @@ func PECost(b *boards.Board, s *kernel.Spec, g *graph.Graph) *kernel.PECost {
 
 // Config is the model's configuration of the point.
 func (p *Point) Config() model.Config { return p.Options.Config() }
-
-// Resolve loads everything a design point needs, in the order a notebook's
-// cells do: the board, the kernel, the graph (with weights when the
-// kernel has edge data), the binding. Paths are relative to dir.
-func Resolve(dir string, o Options, k Kernel, d Dataset) (*Point, error) {
-	for _, c := range []interface{ Check() (string, error) }{&o, &k, &d} {
-		if _, err := c.Check(); err != nil {
-			return nil, err
-		}
-	}
-	b, err := o.LoadBoard(dir)
-	if err != nil {
-		return nil, err
-	}
-	spec, _, err := k.Load(dir)
-	if err != nil {
-		return nil, err
-	}
-	g, _, err := d.Load(dir, len(spec.Edge) > 0)
-	if err != nil {
-		return nil, err
-	}
-	bound, err := k.Bind(spec, g)
-	if err != nil {
-		return nil, err
-	}
-	return NewPoint(b, bound, g, o)
-}
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/gravf-tui/gravf-tui/design"
 	"github.com/gravf-tui/gravf-tui/gen"
@@ -26,6 +27,9 @@ type Progress struct {
 	// ...); Total is 0 when unknown.
 	Done, Total int64
 	Text        string
+	// Log is one line of an external tool's output (make sim), "" for
+	// none: a front end shows the last few.
+	Log string
 }
 
 // Fraction is Done/Total, or 0 when Total is unknown.
@@ -181,8 +185,14 @@ func (nb *Notebook) hash(i int, memo map[int]string) string {
 		}
 	}
 	if in.Kind() == KindExport || in.Kind() == KindSimulate || in.Kind() == KindTrace {
-		// Their results depend on where the notebook lives.
-		fmt.Fprintf(h, "dir %s\n", nb.Dir())
+		// Their results depend on where the notebook lives (absolute, so
+		// that results kept beside the notebook are found again from any
+		// working directory).
+		dir := nb.Dir()
+		if abs, err := filepath.Abs(dir); err == nil {
+			dir = abs
+		}
+		fmt.Fprintf(h, "dir %s\n", dir)
 	}
 	s := hex.EncodeToString(h.Sum(nil))[:32]
 	memo[i] = s
@@ -251,6 +261,10 @@ type Job struct {
 	cache *cache
 	file  string
 	dir   string
+	// keep is the folder results are kept in ("" for none), keepErr the
+	// first failure to write one there.
+	keep    string
+	keepErr error
 }
 
 type step struct {
@@ -268,6 +282,9 @@ func (nb *Notebook) Plan(i int) (*Job, error) {
 		return nil, fmt.Errorf("no cell %d", i+1)
 	}
 	j := &Job{Cell: i, cache: nb.cache, file: nb.Path, dir: nb.Dir()}
+	if nb.keep {
+		j.keep = nb.ResultsDir()
+	}
 	index := map[int]int{}
 	memo := map[int]string{}
 	var add func(c int) (int, error)
@@ -339,9 +356,28 @@ func (j *Job) Run(ctx context.Context, progress func(Progress)) (Output, error) 
 		if err != nil {
 			return nil, j.wrap(st, err)
 		}
+		if err := keepResult(j.keep, j.dir, st.in.Kind(), st.hash, out, time.Now()); err != nil && j.keepErr == nil {
+			j.keepErr = err
+		}
 		outs[si] = out
 	}
 	return outs[len(outs)-1], nil
+}
+
+// KeepError is the first failure to keep a result beside the notebook
+// (the cell's result itself is not affected); nil when there was none.
+func (j *Job) KeepError() error { return j.keepErr }
+
+// PlannedHash returns the input hash cell i had when the job was planned,
+// or "" when the job does not evaluate it; a front end compares it with
+// the cell's hash now to see whether the work is still wanted.
+func (j *Job) PlannedHash(i int) string {
+	for _, st := range j.steps {
+		if st.cell == i {
+			return st.hash
+		}
+	}
+	return ""
 }
 
 func (j *Job) wrap(st step, err error) error {

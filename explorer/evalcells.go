@@ -139,7 +139,7 @@ func (e *evaluator) platform(in *Platform) (Output, error) {
 	o := in.Options()
 	b, err := o.LoadBoard(e.job.dir)
 	if err != nil {
-		return nil, err
+		return nil, blame(KindPlatform, "board", err)
 	}
 	out := &PlatformOutput{PE: o.PE, Board: b.Name, Title: b.Title, Part: b.FPGA.Part, ClockMHz: b.ClockMHz, MaxFPGAs: b.MaxFPGAs, MaxPEs: b.MaxPEs(),
 		PriceUSD: b.PriceUSD, board: b, Config: o.Config()}
@@ -148,6 +148,17 @@ func (e *evaluator) platform(in *Platform) (Output, error) {
 		out.Params = append(out.Params, ParamValue{Name: p.Name, Value: p.Get(b), Unit: p.Unit, Overridden: set})
 	}
 	return out, nil
+}
+
+// blame turns an error that an option of the cell of kind k caused into a
+// FieldError naming the option (design.Error says which); other errors are
+// blamed on field def.
+func blame(k Kind, def string, err error) error {
+	var de *design.Error
+	if errors.As(err, &de) {
+		return &FieldError{Kind: k, Key: de.Key, Msg: de.Msg, Err: de.Err}
+	}
+	return fieldErr(k, def, err)
 }
 
 // --- kernel -----------------------------------------------------------------
@@ -221,7 +232,10 @@ func firstSentence(s string) string {
 func (e *evaluator) kernel(in *Kernel) (Output, error) {
 	spec, edited, err := in.Choice().Load(e.job.dir)
 	if err != nil {
-		return nil, err
+		return nil, blame(KindKernel, "kernel", err)
+	}
+	if err := in.Choice().CheckParams(spec); err != nil {
+		return nil, blame(KindKernel, "params", err)
 	}
 	sz, err := spec.Sizes(32)
 	if err != nil {
@@ -249,7 +263,7 @@ func (e *evaluator) kernel(in *Kernel) (Output, error) {
 	}
 	for k := range in.Params {
 		if _, ok := o.Params[k]; !ok {
-			return nil, fmt.Errorf("params: kernel %s has no parameter %q", spec.Name, k)
+			return nil, &FieldError{Kind: KindKernel, Key: "params." + k, Err: fmt.Errorf("params: kernel %s has no parameter %q", spec.Name, k)}
 		}
 	}
 	for _, p := range []*kernel.Program{spec.Init, spec.Gather, spec.Apply, spec.Scatter} {
@@ -312,10 +326,21 @@ func (e *evaluator) dataset(in *Dataset) (Output, error) {
 	if s := e.kernelSpec(); s != nil {
 		weighted = len(s.Edge) > 0
 	}
-	g, file, err := in.Source().Load(e.job.dir, weighted)
+	what := "generating " + in.Graph
+	if in.Source().Path(e.job.dir) != "" {
+		what = "loading " + in.Graph
+	}
+	e.progress(Progress{Text: what})
+	g, file, err := in.Source().Load(e.ctx, e.job.dir, weighted, func(p graph.LoadProgress) {
+		e.progress(Progress{Text: what + ": " + p.Stage, Done: p.Done, Total: p.Total})
+	})
+	if err != nil && !isCancel(err) {
+		return nil, blame(KindDataset, "graph", err)
+	}
 	if err != nil {
 		return nil, err
 	}
+	e.progress(Progress{Text: "degree statistics of " + in.Graph})
 	return &DatasetOutput{Spec: in.Graph, File: file, Stats: graph.ComputeStats(g), graph: g}, nil
 }
 
@@ -345,7 +370,7 @@ func (e *evaluator) point() (*point, error) {
 		return kin.Choice().Bind(ko.spec, do.graph)
 	})
 	if err != nil {
-		return nil, err
+		return nil, blame(KindKernel, "params", err)
 	}
 	p, err := design.NewPoint(po.board, k, do.graph, *pin.Options())
 	if err != nil {
@@ -358,7 +383,12 @@ func (e *evaluator) point() (*point, error) {
 func (e *evaluator) supersteps(d *point) ([]kernel.Superstep, error) {
 	key := "ref:" + e.depHash(KindKernel) + "/" + e.depHash(KindDataset)
 	return memo(e.job.cache, key, func() ([]kernel.Superstep, error) {
-		res, err := kernel.Run(e.ctx, d.Kernel, d.Graph, kernel.RunOptions{})
+		var msgs int64
+		e.progress(Progress{Text: "reference run (for the latency-aware prediction)"})
+		res, err := kernel.Run(e.ctx, d.Kernel, d.Graph, kernel.RunOptions{Progress: func(s kernel.Superstep) {
+			msgs += s.Messages
+			e.progress(Progress{Text: fmt.Sprintf("reference run (for the latency-aware prediction): superstep %d done, %s messages", s.Index, groupDigits(msgs))})
+		}})
 		if err != nil {
 			return nil, err
 		}

@@ -100,10 +100,12 @@ func EvaluateModel(p *model.Platform, k *kernel.Kernel, g *graph.Graph, cfg mode
 func evaluateModel(p *model.Platform, k *kernel.Kernel, g *graph.Graph, cfg model.Config, pe model.PEDesign, cpe float64, steps []kernel.Superstep, degrees [][2]int64) (*ModelOutput, error) {
 	w := newWorkload(p, k, g, pe, cpe, steps, degrees)
 	if p.MaxPEs > 0 && cfg.PEs > p.MaxPEs {
-		return nil, UsageError{fmt.Errorf("pes %d: at most %d PEs fit one FPGA of %s (%s)", cfg.PEs, p.MaxPEs, p.Name, p.MaxPEsReason)}
+		return nil, UsageError{&FieldError{Kind: KindPlatform, Key: "pes", Msg: fmt.Sprintf("at most %d PEs fit one FPGA of %s (%s)", p.MaxPEs, p.Name, p.MaxPEsReason),
+			Err: fmt.Errorf("pes %d: at most %d PEs fit one FPGA of %s (%s)", cfg.PEs, p.MaxPEs, p.Name, p.MaxPEsReason)}}
 	}
 	if p.MaxFPGAs > 0 && cfg.FPGAs > p.MaxFPGAs {
-		return nil, UsageError{fmt.Errorf("fpgas %d: %s has at most %d FPGAs", cfg.FPGAs, p.Name, p.MaxFPGAs)}
+		return nil, UsageError{&FieldError{Kind: KindPlatform, Key: "fpgas", Msg: fmt.Sprintf("%s has at most %d FPGAs", p.Name, p.MaxFPGAs),
+			Err: fmt.Errorf("fpgas %d: %s has at most %d FPGAs", cfg.FPGAs, p.Name, p.MaxFPGAs)}}
 	}
 	ch, err := model.Optimise(p, w, cfg)
 	if err != nil {

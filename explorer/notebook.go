@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"time"
 
 	"github.com/google/renameio/v2"
 	"github.com/gravf-tui/gravf-tui/internal/tomldoc"
@@ -35,7 +36,14 @@ type Notebook struct {
 	headerTitle string
 	dirty       bool
 	undo        []snapshot
-	cache       *cache
+	// redo holds the states Undo left, newest last; an edit clears it.
+	redo  []snapshot
+	group *editGroup
+	cache *cache
+	// keep saves expensive results beside the notebook (KeepResults);
+	// restored holds when the results RestoreResults read were kept.
+	keep     bool
+	restored map[string]time.Time
 }
 
 // Cell is one cell of a notebook.
@@ -54,6 +62,8 @@ type snapshot struct {
 	title string
 	cells []cellText
 	what  string
+	// dirty is whether the notebook had unsaved changes in this state.
+	dirty bool
 }
 
 type cellText struct {
@@ -329,7 +339,20 @@ func (nb *Notebook) Resolve(p string) string {
 }
 
 func (nb *Notebook) remember(what string) {
-	s := snapshot{title: nb.Title, what: what}
+	nb.undo = append(nb.undo, nb.snapshot(what))
+	if len(nb.undo) > maxUndo {
+		nb.undo = nb.undo[1:]
+		if nb.group != nil && nb.group.depth > 0 {
+			nb.group.depth--
+		}
+	}
+	nb.redo = nil
+	nb.dirty = true
+}
+
+// snapshot records the notebook's cells as text.
+func (nb *Notebook) snapshot(what string) snapshot {
+	s := snapshot{title: nb.Title, what: what, dirty: nb.dirty}
 	for _, c := range nb.Cells {
 		if c.raw != "" {
 			s.cells = append(s.cells, cellText{c.raw, true, c.Line})
@@ -337,11 +360,7 @@ func (nb *Notebook) remember(what string) {
 			s.cells = append(s.cells, cellText{text: encodeCell(c.In)})
 		}
 	}
-	nb.undo = append(nb.undo, s)
-	if len(nb.undo) > 100 {
-		nb.undo = nb.undo[1:]
-	}
-	nb.dirty = true
+	return s
 }
 
 // Edit changes cell i's input through f. The input is validated by Check
@@ -417,14 +436,27 @@ func (nb *Notebook) CanUndo() (string, bool) {
 	return nb.undo[len(nb.undo)-1].what, true
 }
 
-// Undo restores the notebook to before the last change. Cached results
-// stay: an undone edit finds its old result by the input hash again.
+// Undo restores the notebook to before the last change; Redo brings the
+// change back. Cached results stay: an undone edit finds its old result by
+// the input hash again.
 func (nb *Notebook) Undo() error {
+	nb.EndGroup()
 	if len(nb.undo) == 0 {
 		return errors.New("nothing to undo")
 	}
 	s := nb.undo[len(nb.undo)-1]
+	cur := nb.snapshot(s.what)
+	if err := nb.restore(s); err != nil {
+		return err
+	}
 	nb.undo = nb.undo[:len(nb.undo)-1]
+	nb.redo = append(nb.redo, cur)
+	nb.dirty = true
+	return nil
+}
+
+// restore replaces the title and cells with a snapshot's.
+func (nb *Notebook) restore(s snapshot) error {
 	cells := make([]*Cell, len(s.cells))
 	for i, ct := range s.cells {
 		in, err := parseCell("undo", i+1, segment{text: ct.text, line: 1})
@@ -436,7 +468,7 @@ func (nb *Notebook) Undo() error {
 			cells[i].raw, cells[i].Line = ct.text, ct.line
 		}
 	}
-	nb.Title, nb.Cells, nb.dirty = s.title, cells, true
+	nb.Title, nb.Cells = s.title, cells
 	return nil
 }
 

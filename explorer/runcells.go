@@ -2,10 +2,10 @@ package explorer
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
-	"os/exec"
+	"io"
+	"io/fs"
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/gravf-tui/gravf-tui/gen"
 	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/internal/procgroup"
 	"github.com/gravf-tui/gravf-tui/model"
 	"github.com/gravf-tui/gravf-tui/sim"
 )
@@ -66,7 +67,11 @@ func (e *evaluator) partition(in *Partition) (Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.progress(Progress{Text: fmt.Sprintf("partitioning over %d FPGAs × %d PEs (%s)", cfg.FPGAs, cfg.PEs, in.Partitioner)})
 	p, err := graph.NewPartition(e.ctx, d.Graph, graph.PartitionOptions{FPGAs: cfg.FPGAs, PEs: cfg.PEs, Method: in.Partitioner, UFactor: in.UFactor, Seed: in.Seed})
+	if err != nil && !isCancel(err) {
+		return nil, fieldErr(KindPartition, "partitioner", err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -84,6 +89,17 @@ type SimulateOutput struct {
 	Result *sim.Result `json:"result"`
 	// Trace is the trace file written, if any.
 	Trace string `json:"trace,omitempty"`
+	// Prediction is the model's latency-aware prediction for the same
+	// design point: what the simulation is compared with.
+	Prediction *model.Prediction `json:"prediction,omitempty"`
+}
+
+// PredictedTEPS is the prediction's throughput, or 0 without one.
+func (o *SimulateOutput) PredictedTEPS() float64 {
+	if o.Prediction == nil {
+		return 0
+	}
+	return o.Prediction.TEPS
 }
 
 // Text implements Output.
@@ -93,6 +109,9 @@ func (o *SimulateOutput) Text() string {
 	fmt.Fprintf(&b, "%s, %d FPGAs x %d PEs, %s detail: %d cycles (%.3g s), %d messages in %d supersteps\n",
 		r.Arch, r.FPGAs, r.PEs, r.Detail, r.Cycles, r.Seconds, r.Messages, r.Supersteps)
 	fmt.Fprintf(&b, "  throughput %s; the model's T_sys %s; simulation/model %.2f\n", TEPS(r.TEPS), TEPS(r.ModelTSys), r.Efficiency)
+	if p := o.PredictedTEPS(); p > 0 {
+		fmt.Fprintf(&b, "  predicted (latency-aware) %s; simulation/prediction %.2f\n", TEPS(p), r.TEPS/p)
+	}
 	s := r.Stalls
 	total := float64(s.Busy + s.Apply + s.Hazard + s.Scatter + s.Memory + s.Crossbar + s.Network + s.Barrier + s.Done)
 	if total > 0 {
@@ -132,7 +151,7 @@ func (e *evaluator) simulate(in *Simulate) (Output, error) {
 	if in.Trace != "" {
 		tracePath = e.resolve(in.Trace)
 		if finish, err = sim.RecordFile(setup, tracePath, 0); err != nil {
-			return nil, err
+			return nil, fieldErr(KindSimulate, "trace", err)
 		}
 	}
 	res, err := sim.Run(e.ctx, setup)
@@ -142,7 +161,14 @@ func (e *evaluator) simulate(in *Simulate) (Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &SimulateOutput{Config: cfg, Result: res, Trace: tracePath}, nil
+	o := &SimulateOutput{Config: cfg, Result: res, Trace: tracePath}
+	w := newWorkload(d.Platform, d.Kernel, d.Graph, d.Options.PE, d.Options.CPE, steps, e.degrees(d))
+	if r, err := model.Evaluate(d.Platform, w, cfg); err == nil {
+		if pr, ok := model.Predict(d.Platform, w, r); ok {
+			o.Prediction = &pr
+		}
+	}
+	return o, nil
 }
 
 // groupDigits writes n with thousands separators, as the TUI shows counts.
@@ -190,13 +216,13 @@ func (e *evaluator) trace(in *Trace) (Output, error) {
 	if file == "" {
 		so, ok := e.dep(KindSimulate).(*SimulateOutput)
 		if !ok || so.Trace == "" {
-			return nil, errors.New("no trace file: set file, or record one with a simulate cell's trace above")
+			return nil, &FieldError{Kind: KindTrace, Key: "file", Err: errors.New("no trace file: set file, or record one with a simulate cell's trace above")}
 		}
 		file = so.Trace
 	}
 	tr, err := sim.ReadTraceFile(file)
 	if err != nil {
-		return nil, err
+		return nil, fieldErr(KindTrace, "file", err)
 	}
 	steps := tr.Supersteps()
 	if in.Superstep >= len(steps) && len(steps) > 0 {
@@ -269,10 +295,11 @@ func (e *evaluator) export(in *Export) (Output, error) {
 		return nil, err
 	}
 	if cfg.Arch != model.GraVFM {
-		return nil, fmt.Errorf("arch %s: the generator builds GraVF-M only", cfg.Arch)
+		return nil, &FieldError{Kind: KindPlatform, Key: "arch", Msg: "the generator builds GraVF-M only", Err: fmt.Errorf("arch %s: the generator builds GraVF-M only", cfg.Arch)}
 	}
 	if d.Options.PE != model.PEGenerated {
-		return nil, fmt.Errorf("pe %s: the generator builds the generated PE; set pe = \"generated\" in the platform cell", d.Options.PE)
+		return nil, &FieldError{Kind: KindPlatform, Key: "pe", Msg: "the generator builds the generated PE",
+			Err: fmt.Errorf("pe %s: the generator builds the generated PE; set pe = \"generated\" in the platform cell", d.Options.PE)}
 	}
 	pin := e.partitionInput()
 	dir := e.resolve(in.Out)
@@ -280,13 +307,17 @@ func (e *evaluator) export(in *Export) (Output, error) {
 	opts := gen.ExportOptions{Board: d.Board, Kernel: d.Kernel, Graph: d.Graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
 		Partitioner: pin.Partitioner, Filter: cfg.Filter, Mem: cfg.Mem, Dir: dir, Force: in.Force, Version: Version()}
 	m, err := gen.Export(e.ctx, opts)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return nil, fieldErr(KindExport, "out", err)
+	}
 	if err != nil {
 		return nil, err
 	}
 	o := &ExportOutput{Dir: dir, Manifest: m}
 	if in.RunSim {
 		e.progress(Progress{Text: "make sim in " + dir})
-		line, err := e.makeSim(dir)
+		line, err := e.makeSim(dir, m.Expected.Supersteps)
 		if err != nil {
 			return nil, err
 		}
@@ -295,32 +326,62 @@ func (e *evaluator) export(in *Export) (Output, error) {
 	return o, nil
 }
 
-// makeSim runs `make sim` in dir and returns its RESULT line.
-func (e *evaluator) makeSim(dir string) (string, error) {
-	cmd := exec.CommandContext(e.ctx, "make", "-s", "sim")
+// makeSim runs `make sim` in dir and returns its RESULT line. The
+// output is reported line by line as it comes (Progress.Log), with the
+// superstep the testbench reached against the expected count; make runs in
+// its own process group, so that cancelling ends the simulator and the
+// shell it started too.
+func (e *evaluator) makeSim(dir string, supersteps int) (string, error) {
+	cmd := procgroup.Command(e.ctx, "make", "-s", "sim")
 	cmd.Dir = dir
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	line := ""
-	sc := bufio.NewScanner(bytes.NewReader(out.Bytes()))
+	pr, pw := io.Pipe()
+	cmd.Stdout, cmd.Stderr = pw, pw
+	if err := cmd.Start(); err != nil {
+		return "", fmt.Errorf("make sim: %w", err)
+	}
+	waited := make(chan error, 1)
+	go func() {
+		err := cmd.Wait()
+		pw.Close()
+		waited <- err
+	}()
+	var tail []string
+	line, step := "", 0
+	sc := bufio.NewScanner(pr)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
-		if t := strings.TrimSpace(sc.Text()); strings.HasPrefix(t, "RESULT ") {
+		t := strings.TrimSpace(sc.Text())
+		if t == "" {
+			continue
+		}
+		tail = append(tail, t)
+		if len(tail) > 30 {
+			tail = tail[1:]
+		}
+		if strings.HasPrefix(t, "RESULT ") {
 			line = t
 		}
+		if f := strings.Fields(t); len(f) > 1 && f[0] == "SUPERSTEP" {
+			if n, err := strconv.Atoi(f[1]); err == nil {
+				step = n
+			}
+		}
+		text := "make sim in " + dir
+		if step > 0 {
+			text = fmt.Sprintf("make sim in %s: superstep %d of %d", dir, step, supersteps)
+		}
+		e.progress(Progress{Text: text, Done: int64(step), Total: int64(supersteps), Log: t})
 	}
+	io.Copy(io.Discard, pr) // a line longer than the buffer
+	err := <-waited
 	if err != nil {
 		if e.ctx.Err() != nil {
 			return "", e.ctx.Err()
 		}
-		tail := out.String()
-		if len(tail) > 2000 {
-			tail = tail[len(tail)-2000:]
-		}
 		if line != "" {
 			return "", fmt.Errorf("make sim: %s", line)
 		}
-		return "", fmt.Errorf("make sim: %v\n%s", err, tail)
+		return "", fmt.Errorf("make sim: %v\n%s", err, strings.Join(tail, "\n"))
 	}
 	if line == "" {
 		return "", errors.New("make sim printed no RESULT line")

@@ -300,7 +300,7 @@ func (s *sweeper) load(env *sweepEnv, p DesignPoint) error {
 	if p.Dataset != s.base.Dataset {
 		d := s.dataset0
 		d.Graph = p.Dataset
-		g, _, err := d.Load(dir, len(kspec.Edge) > 0)
+		g, _, err := d.Load(s.e.ctx, dir, len(kspec.Edge) > 0, nil)
 		if err != nil {
 			return err
 		}

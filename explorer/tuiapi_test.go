@@ -3,6 +3,7 @@ package explorer
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -47,5 +48,83 @@ func TestDepsReady(t *testing.T) {
 	}
 	if nb.Ready(5) {
 		t.Error("the model is ready before the new dataset was loaded")
+	}
+}
+
+// TestBlame: an error that a field causes names that field, in the cell
+// that holds it, even when a cell below reports it.
+func TestBlame(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		edit  func(*Platform)
+		eval  int // the cell evaluated
+		key   string
+		msg   string
+		owner int // the cell blamed
+	}{
+		{"fpgas above the board", func(p *Platform) { p.FPGAs = 42 }, 5, "fpgas", "ac510 has at most 4 FPGAs", 1},
+		{"pes above the board", func(p *Platform) { p.PEs = 12 }, 5, "pes", "at most 9 PEs fit one FPGA of ac510", 1},
+		{"bandwidth 0", func(p *Platform) { p.Set = map[string]float64{"memory.peak_gib_s": 0} }, 5, "set.memory.peak_gib_s", "must be positive", 1},
+		{"word of 7 bits among two overrides", func(p *Platform) { p.Set = map[string]float64{"clock_mhz": 200, "memory.word_bits": 7} }, 1, "set.memory.word_bits", "must be a positive multiple of 8, got 7", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			nb := Default()
+			if err := nb.Edit(1, func(in Input) error { tc.edit(in.(*Platform)); return nil }); err != nil {
+				t.Fatal(err)
+			}
+			_, err := nb.Eval(context.Background(), tc.eval, nil)
+			cell, fe := nb.Blame(tc.eval, err)
+			if fe == nil || cell != tc.owner || fe.Key != tc.key || !strings.Contains(fe.Text(), tc.msg) {
+				t.Fatalf("Blame(%v) = cell %d, %+v; want cell %d, %s: %s", err, cell, fe, tc.owner, tc.key, tc.msg)
+			}
+			// Next to the field: neither the board file nor the key again.
+			if strings.Contains(fe.Text(), ".toml") || strings.Contains(fe.Text(), tc.key+":") {
+				t.Errorf("the field's message repeats where it comes from: %q", fe.Text())
+			}
+		})
+	}
+	nb := Default()
+	if c, fe := nb.Blame(5, nil); c != -1 || fe != nil {
+		t.Error("a nil error has a cause")
+	}
+}
+
+// TestModelFor: the model cell that follows the focus.
+func TestModelFor(t *testing.T) {
+	// notes, platform, kernel, dataset, partition, model, sweep, simulate, trace, export
+	nb := Default()
+	for focus, want := range map[int]int{0: 5, 1: 5, 3: 5, 5: 5, 7: 5, 9: 5} {
+		if got := nb.ModelFor(focus); got != want {
+			t.Errorf("ModelFor(%d) = %d, want %d", focus, got, want)
+		}
+	}
+	if got := nb.SimulationFor(5); got != 7 {
+		t.Errorf("SimulationFor(5) = %d, want 7", got)
+	}
+	if got := nb.Dependents(3); !slices.Equal(got, []int{4, 5, 6, 7, 8, 9}) {
+		t.Errorf("Dependents(3) = %v", got)
+	}
+	if got := nb.Dependents(0); got != nil {
+		t.Errorf("the notes have dependents %v", got)
+	}
+	// A second platform and model below: the focus picks the model that
+	// reads the focused platform.
+	if err := nb.Insert(10, KindPlatform); err != nil {
+		t.Fatal(err)
+	}
+	if err := nb.Insert(11, KindModel); err != nil {
+		t.Fatal(err)
+	}
+	if got := nb.ModelFor(10); got != 11 {
+		t.Errorf("ModelFor(the second platform) = %d, want 11", got)
+	}
+	if got := nb.ModelFor(2); got != 5 {
+		t.Errorf("ModelFor(the kernel) = %d, want 5 (the first model that reads it)", got)
+	}
+	if got := nb.SimulationFor(11); got != -1 {
+		t.Errorf("SimulationFor(the second model) = %d, want none", got)
+	}
+	if New("empty").ModelFor(0) != -1 {
+		t.Error("a model in an empty notebook")
 	}
 }

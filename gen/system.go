@@ -481,11 +481,12 @@ endtask
 	fmt.Fprintf(&b, "        default: state_of = 0;\n        endcase\n    end\nendfunction\n\n")
 	// Superstep starts, for comparison with the simulator's per-superstep
 	// figures: the cycle in which the first PE begins a superstep's apply
-	// sweep.
-	fmt.Fprintf(&b, "// One line per superstep: the cycle the first PE begins its apply sweep.\ninteger superstep_seen = 0;\nalways @(posedge clk) begin\n    if (!rst) begin\n")
+	// sweep. Each line is flushed, so that a tool reading the log through a
+	// pipe (the TUI's make sim) sees the run's progress as it happens.
+	fmt.Fprintf(&b, "// One line per superstep: the cycle the first PE begins its apply sweep\n// (flushed at once, for progress through a pipe).\ninteger superstep_seen = 0;\nalways @(posedge clk) begin\n    if (!rst) begin\n")
 	for g := 0; g < part.NumPEs(); g++ {
 		pe := fmt.Sprintf("fpga%d.pe%d", g/o.PEs, g%o.PEs)
-		fmt.Fprintf(&b, "        if (%[1]s.superstep > superstep_seen) begin\n            superstep_seen = %[1]s.superstep;\n            $display(\"SUPERSTEP %%0d start=%%0d\", superstep_seen, cycles - 5);\n        end\n", pe)
+		fmt.Fprintf(&b, "        if (%[1]s.superstep > superstep_seen) begin\n            superstep_seen = %[1]s.superstep;\n            $display(\"SUPERSTEP %%0d start=%%0d\", superstep_seen, cycles - 5);\n            $fflush;\n        end\n", pe)
 	}
 	fmt.Fprintf(&b, "    end\nend\n\n")
 	fmt.Fprintf(&b, "initial begin\n    wait (!rst);\n    while (!all_done && cycles < WATCHDOG) @(posedge clk);\n")

@@ -19,7 +19,7 @@ func ExampleGenerate() {
 	fmt.Println(g.Name)
 	fmt.Println("V", g.NumVertices(), "E", g.NumEdges(), "dropped", g.SelfLoops+g.Duplicates)
 	// Output:
-	// rmat:scale=10,ef=8,a=0.57,b=0.19,c=0.19,seed=42,scramble=false,maxw=0,directed=false
+	// rmat:scale=10,ef=8,a=0.57,b=0.19,c=0.19,seed=42,scramble=true,maxw=0,directed=false
 	// V 1024 E 6050 dropped 2142
 }
 
@@ -52,7 +52,7 @@ func ExampleParseSpec() {
 	_, err = graph.ParseSpec("rmat:sclae=16")
 	fmt.Println(err)
 	// Output:
-	// rmat:scale=16,ef=16,a=0.57,b=0.19,c=0.19,seed=1,scramble=false,maxw=0,directed=false
+	// rmat:scale=16,ef=16,a=0.57,b=0.19,c=0.19,seed=1,scramble=true,maxw=0,directed=false
 	// rmat: unknown parameter "sclae" (valid: scale, ef, a, b, c, seed, scramble, maxw, directed)
 }
 

@@ -129,6 +129,8 @@ type Builder struct {
 	extra      []uint64 // labels of vertices that exist without edges
 	byLabel    bool
 	selfLoops  int
+	// watch reports Build's progress and stops it at cancellation.
+	watch *watch
 }
 
 // NewBuilder returns a builder for a graph with at least n vertices (ids
@@ -266,6 +268,9 @@ func (b *Builder) Build(name string) (*Graph, error) {
 	out := uint32(0)
 	start := uint32(0)
 	for v := 0; v < n; v++ {
+		if v%tick == 0 && !b.watch.at("building the adjacency lists", int64(v), int64(n)) {
+			return nil, b.watch.err
+		}
 		end := off[v+1]
 		seg := adj[start:end]
 		if wt == nil {

@@ -635,11 +635,12 @@ func BenchmarkGreedyPartition(b *testing.B) {
 	b.ReportMetric(float64(g.NumVertices())*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mvertices/s")
 }
 
-// TestGreedyBalanceDefaultRMAT pins the figure the functional-core issue asks
-// for: greedy-edge within 2 % of the ideal edges per PE on the default
-// rmat:scale=16,ef=16 with 4 x 9 PEs.
-func TestGreedyBalanceDefaultRMAT(t *testing.T) {
-	g, err := graph.Load("rmat:scale=16,ef=16,seed=1", graph.ReadOptions{})
+// TestGreedyBalanceClassicRMAT pins the figure the functional-core issue
+// asks for: greedy-edge within 2 % of the ideal edges per PE on classic
+// (unscrambled) rmat:scale=16,ef=16 with 4 x 9 PEs, whose hubs come first
+// in the input. The default, scrambled R-MAT is TestGreedySortedBalance's.
+func TestGreedyBalanceClassicRMAT(t *testing.T) {
+	g, err := graph.Load("rmat:scale=16,ef=16,seed=1,scramble=false", graph.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -654,11 +655,11 @@ func TestGreedyBalanceDefaultRMAT(t *testing.T) {
 	}
 }
 
-// TestGreedySortedBalance: on the scrambled R-MAT and on the original
+// TestGreedySortedBalance: on the (default, scrambled) R-MAT and on the original
 // GraVF authors' scale-14 graph, where input-order greedy leaves several
 // percent, degree-sorted greedy balances edges per PE within 0.5 %.
 func TestGreedySortedBalance(t *testing.T) {
-	g, err := graph.Load("rmat:scale=16,ef=16,seed=1,scramble=true", graph.ReadOptions{})
+	g, err := graph.Load("rmat:scale=16,ef=16,seed=1", graph.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

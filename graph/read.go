@@ -39,12 +39,16 @@ const (
 // name, which is also how errors name the file (power.graph:7: ...), so that
 // messages stay short and do not depend on where the file lives.
 func ReadFile(path string, opt ReadOptions) (*Graph, error) {
+	return readFile(path, opt, nil)
+}
+
+func readFile(path string, opt ReadOptions, w *watch) (*Graph, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return Read(f, filepath.Base(path), opt)
+	return read(f, filepath.Base(path), opt, w, fileSize(path))
 }
 
 // Read reads a graph from r. name is the graph's Name and stands for the file
@@ -58,6 +62,11 @@ func ReadFile(path string, opt ReadOptions) (*Graph, error) {
 // a weight in the file weigh 1, or a seeded random weight when
 // opt.RandomWeights > 0 (RandomWeights alone, without Weighted, adds none).
 func Read(r io.Reader, name string, opt ReadOptions) (*Graph, error) {
+	return read(r, name, opt, nil, 0)
+}
+
+// read is Read with progress reports against size bytes (0: unknown).
+func read(r io.Reader, name string, opt ReadOptions, w *watch, size int64) (*Graph, error) {
 	br := bufio.NewReaderSize(r, readBufferSize)
 	format := opt.Format
 	detected := false
@@ -77,7 +86,7 @@ func Read(r io.Reader, name string, opt ReadOptions) (*Graph, error) {
 		}
 		format, detected = f, true
 	}
-	lr := &lineReader{r: br, name: name}
+	lr := &lineReader{r: br, name: name, watch: w, size: size}
 	var (
 		g   *Graph
 		err error
@@ -93,6 +102,9 @@ func Read(r io.Reader, name string, opt ReadOptions) (*Graph, error) {
 		g, err = readDIMACS(lr, opt)
 	default:
 		return nil, fmt.Errorf("%s: unknown format %q; valid formats are %s", name, string(format), formatList)
+	}
+	if err := w.failed(); err != nil {
+		return nil, err
 	}
 	if err != nil {
 		if detected {
@@ -188,6 +200,9 @@ type lineReader struct {
 	long []byte // assembles lines longer than the buffer
 	err  error  // a read error other than io.EOF
 	bad  error  // a line that no format accepts
+	// watch reports the bytes read of size and stops at cancellation.
+	watch      *watch
+	read, size int64
 }
 
 // next returns the next line, or false at the end of the input, on a read
@@ -208,6 +223,11 @@ func (lr *lineReader) next() ([]byte, bool) {
 		return nil, false
 	}
 	if len(line) == 0 {
+		return nil, false
+	}
+	lr.read += int64(len(line))
+	if lr.watch != nil && lr.n%tick == 0 && !lr.watch.at("reading "+lr.name, lr.read, lr.size) {
+		lr.err = lr.watch.err
 		return nil, false
 	}
 	lr.n++

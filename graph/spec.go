@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -46,7 +47,7 @@ func (s Spec) String() string {
 // ParseSpec parses a graph spec string:
 //
 //	uniform:v=65536,d=32,seed=1
-//	rmat:scale=16,ef=16,a=0.57,b=0.19,c=0.19,seed=1,scramble=false
+//	rmat:scale=16,ef=16,a=0.57,b=0.19,c=0.19,seed=1,scramble=true
 //	layered:w=64,d=256,extra=0
 //	line:n=1000
 //	grid:rows=100,cols=100,drop=0.2,diag=0.05,seed=1
@@ -254,25 +255,27 @@ func (s GenSpec) Validate() error {
 // seeded by the spec's seed only (opt.Seed and opt.Format are for files).
 // Any other spec is a file path and goes to ReadFile with opt unchanged.
 func Load(spec string, opt ReadOptions) (*Graph, error) {
-	s, err := ParseSpec(spec)
-	if err != nil {
-		return nil, err
+	return LoadContext(context.Background(), spec, opt, nil)
+}
+
+// loadFile reads the file of a file spec.
+func loadFile(s Spec, opt ReadOptions, w *watch) (*Graph, error) {
+	g, err := readFile(s.File, opt, w)
+	if err != nil && errors.Is(err, fs.ErrNotExist) && looksLikeGenSpec(s.File) {
+		return nil, fmt.Errorf("%w (not a generator either: known kinds are %s)", err, joinKeys(GenKinds))
 	}
-	if s.IsFile() {
-		g, err := ReadFile(s.File, opt)
-		if err != nil && errors.Is(err, fs.ErrNotExist) && looksLikeGenSpec(s.File) {
-			return nil, fmt.Errorf("%w (not a generator either: known kinds are %s)", err, joinKeys(GenKinds))
-		}
-		return g, err
-	}
-	g := s.Gen
+	return g, err
+}
+
+// genSpecFor applies the read options that concern generators.
+func genSpecFor(g GenSpec, opt ReadOptions) GenSpec {
 	if opt.Directed {
 		g.Directed = true
 	}
 	if g.MaxWeight == 0 && opt.Weighted {
 		g.MaxWeight = max(opt.RandomWeights, 1)
 	}
-	return Generate(g)
+	return g
 }
 
 // looksLikeGenSpec tells whether a missing file's name looks like a

@@ -15,8 +15,8 @@ func TestParseSpec(t *testing.T) {
 	}{
 		{"uniform:v=65536,d=32,seed=1", "uniform:v=65536,d=32,seed=1,maxw=0,directed=false", false},
 		{"uniform:d=2.5,v=10", "uniform:v=10,d=2.5,seed=1,maxw=0,directed=false", false},
-		{"rmat:scale=16,ef=16,seed=1", "rmat:scale=16,ef=16,a=0.57,b=0.19,c=0.19,seed=1,scramble=false,maxw=0,directed=false", false},
-		{"rmat:scale=16", "rmat:scale=16,ef=16,a=0.57,b=0.19,c=0.19,seed=1,scramble=false,maxw=0,directed=false", false},
+		{"rmat:scale=16,ef=16,seed=1", "rmat:scale=16,ef=16,a=0.57,b=0.19,c=0.19,seed=1,scramble=true,maxw=0,directed=false", false},
+		{"rmat:scale=16", "rmat:scale=16,ef=16,a=0.57,b=0.19,c=0.19,seed=1,scramble=true,maxw=0,directed=false", false},
 		{"RMAT: scale = 8 , a=.45,b=.15,c=.15, scramble=0,", "rmat:scale=8,ef=16,a=0.45,b=0.15,c=0.15,seed=1,scramble=false,maxw=0,directed=false", false},
 		{"layered:w=64,d=256", "layered:w=64,d=256,extra=0,seed=1,maxw=0,directed=false", false},
 		{"layered:w=64,d=256,extra=2,seed=9", "layered:w=64,d=256,extra=2,seed=9,maxw=0,directed=false", false},

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -53,4 +54,37 @@ func LoadKernel(nameOrPath string) (*kernel.Spec, error) {
 		return kernel.Load(nameOrPath)
 	}
 	return Kernel(nameOrPath)
+}
+
+// CopyKernel writes the files of the built-in kernel name (kernel.toml and
+// any hand-written Verilog) into dir, which must not exist yet, so that a
+// user can edit a copy of it.
+func CopyKernel(name, dir string) error {
+	if !slices.Contains(KernelNames(), name) {
+		return fmt.Errorf("unknown kernel %q (built-in kernels: %s)", name, strings.Join(KernelNames(), ", "))
+	}
+	if _, err := os.Stat(dir); err == nil {
+		return fmt.Errorf("copy kernel %s: %s exists", name, dir)
+	}
+	src := path.Join("kernels", name)
+	ents, err := fs.ReadDir(kernelFS, src)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("copy kernel %s: %w", name, err)
+	}
+	for _, e := range ents {
+		if e.IsDir() {
+			continue
+		}
+		data, err := fs.ReadFile(kernelFS, path.Join(src, e.Name()))
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), data, 0o644); err != nil {
+			return fmt.Errorf("copy kernel %s: %w", name, err)
+		}
+	}
+	return nil
 }

@@ -24,8 +24,10 @@ type shared struct {
 	keys  *keyMap
 	width int
 	now   func() time.Time
-	// edited is set by a commit and cleared by App once it re-evaluated.
-	edited bool
+	// edited is set by a commit and cleared by App once it re-evaluated;
+	// typing says that the commit was a keystroke in a field still being
+	// edited, so that jobs wait until the typing pauses.
+	edited, typing bool
 }
 
 // cellModel is the Bubble Tea model of one cell kind. App gives it the
@@ -69,16 +71,26 @@ type cellBase struct {
 	lastErr    error
 
 	job *jobState
-	// failedHash is the input hash of the cell's last failed evaluation
-	// whose error the notebook did not cache (a dependency failed), and
-	// failed says that it is the current one: then the cell shows the
-	// error and is not evaluated again by itself.
-	failedHash string
-	failed     bool
+	// stopped is the input hash of the cell's last evaluation that failed
+	// without a cached error (a job error, a cancel): the cell shows it
+	// and does not evaluate again by itself until its inputs change.
+	stopped    string
+	stoppedErr error
 	note       string
-	// waiting says why a stale cheap cell is not being evaluated.
+	// waiting says why a stale cheap cell is not being evaluated (an
+	// expensive cell above has not run).
 	waiting string
-	folded  bool
+	// hold says that an input this cell depends on is not valid ("waiting
+	// for a valid fpgas in cell 2"): the cell shows that instead of a
+	// result that would not be for the inputs on the screen.
+	hold string
+	// ownErr says that the cell's error is its own and not one a field
+	// shows already.
+	ownErr bool
+	// restored is when the shown result was kept, when it was read back
+	// from beside the notebook.
+	restored time.Time
+	folded   bool
 	// consumed tells App that Update used the key it was given.
 	consumed bool
 
@@ -95,7 +107,7 @@ type renderKey struct {
 }
 
 func newBase(sh *shared, k explorer.Kind) cellBase {
-	return cellBase{sh: sh, kind: k, form: newForm()}
+	return cellBase{sh: sh, kind: k, form: newForm(), ownErr: true}
 }
 
 func (c *cellBase) base() *cellBase { return c }
@@ -106,19 +118,48 @@ func (c *cellBase) input() explorer.Input { return c.sh.nb.Cells[c.index].In }
 // touch invalidates the render cache.
 func (c *cellBase) touch() { c.rev++ }
 
-// commit writes a field's text into the notebook.
+// commit implements formHost: it writes a field's text into the
+// notebook.
 func (c *cellBase) commit(fl field, text string) error {
 	err := c.sh.nb.Edit(c.index, func(in explorer.Input) error { return fl.set(in, text) })
-	if err == nil {
-		c.sh.edited = true
-	}
+	// A refused text changes what waits for it, so App re-evaluates too.
+	c.sh.edited = true
+	c.sh.typing = c.form.editing
 	return err
+}
+
+// begin implements formHost: the edit of a field is one undo step.
+func (c *cellBase) begin(fl field) {
+	c.sh.nb.BeginGroup(fmt.Sprintf("%s in cell %d", fieldName(fl), c.index+1))
+}
+
+// end implements formHost.
+func (c *cellBase) end(keep bool) {
+	nb := c.sh.nb
+	if keep {
+		nb.EndGroup()
+	} else {
+		_ = nb.CancelGroup() // the snapshot was encoded from valid cells
+	}
+	c.sh.edited, c.sh.typing = true, false
+}
+
+// fieldName is how messages name a field: its key without the table
+// prefix (memory.peak_gib_s, vertex.label, root).
+func fieldName(fl field) string {
+	for _, p := range []string{"set.", "widths.", "params."} {
+		if s, ok := strings.CutPrefix(fl.key, p); ok {
+			return s
+		}
+	}
+	return fl.key
 }
 
 // refresh reads the cell's result from the notebook and rebuilds the
 // form's fields.
 func (c *cellBase) refresh() {
-	out, err, ok := c.sh.nb.Result(c.index)
+	nb := c.sh.nb
+	out, err, ok := nb.Result(c.index)
 	if n, isNotes := c.input().(*explorer.Notes); isNotes {
 		if o, _ := c.out.(*explorer.NotesOutput); o != nil && o.Notes == n.Text {
 			out = o
@@ -127,21 +168,24 @@ func (c *cellBase) refresh() {
 		}
 		err, ok = nil, true
 	}
+	if !ok && c.stopped != "" && c.stopped == nb.Hash(c.index) {
+		// A failure the notebook did not cache is the current result.
+		out, err, ok = nil, c.stoppedErr, true
+	}
 	if ok != c.hasResult || out != c.out || !sameErr(err, c.err) {
 		c.touch()
 	}
 	c.out, c.err, c.hasResult = out, err, ok
-	failed := !ok && c.failedHash != "" && c.failedHash == c.sh.nb.Hash(c.index)
-	if failed != c.failed {
-		c.failed = failed
-		c.touch()
-	}
 	if ok {
 		c.last, c.lastErr = out, err
 		if err == nil && out != nil {
 			c.good = out
 		}
 		c.note = ""
+	}
+	c.restored = time.Time{}
+	if t, r := nb.Restored(c.index); r && ok {
+		c.restored = t
 	}
 	c.form.setFields(c.self.fields())
 }
@@ -158,7 +202,7 @@ func (c *cellBase) handleKey(msg tea.KeyMsg) (bool, tea.Cmd) {
 	if !c.entered {
 		return false, nil
 	}
-	return c.form.update(msg, c.sh.keys, c.input(), c.sh.width, c.commit)
+	return c.form.update(msg, c.sh.keys, c.input(), c.sh.width, c)
 }
 
 // update is the Update every cell model starts with: keys go to the
@@ -216,13 +260,20 @@ func (c *cellBase) header() string {
 // status is the right end of the header.
 func (c *cellBase) status() string {
 	th := c.sh.th
+	_, _, bad := c.form.firstProblem()
 	switch {
 	case c.kind == explorer.KindNotes:
 		return ""
 	case c.job != nil:
 		return th.running.Render("⟳ running")
-	case c.hasResult && c.err != nil, c.failed:
+	case bad:
+		return th.err.Render("✗ invalid input")
+	case c.hold != "":
+		return th.stale.Render("◌ waiting")
+	case c.hasResult && c.err != nil:
 		return th.err.Render("✗ error")
+	case c.hasResult && !c.restored.IsZero():
+		return th.ok.Render("✓ restored")
 	case c.hasResult:
 		return th.ok.Render("✓ up to date")
 	case c.last != nil || c.lastErr != nil:
@@ -233,8 +284,8 @@ func (c *cellBase) status() string {
 	return th.stale.Render("● stale")
 }
 
-// body is everything below the inputs: the job's progress, an error, and
-// the output (the latest one, marked, when the cell is stale).
+// body is everything below the inputs: the job's progress, a hold or an
+// error, and the output (the latest one, marked, when the cell is stale).
 func (c *cellBase) body(w int) []string {
 	th := c.sh.th
 	var lines []string
@@ -245,7 +296,12 @@ func (c *cellBase) body(w int) []string {
 		lines = append(lines, c.job.view(c.sh, w)...)
 	}
 	if c.note != "" {
-		lines = append(lines, th.warn.Render(c.note))
+		for _, l := range wrap(c.note, w) {
+			lines = append(lines, th.warn.Render(l))
+		}
+	}
+	if c.hold != "" && c.job == nil {
+		return append(lines, th.stale.Render("◌ "+c.hold))
 	}
 	if c.folded {
 		return append(lines, th.dim.Render("… output folded (z unfolds)"))
@@ -254,24 +310,13 @@ func (c *cellBase) body(w int) []string {
 	stale := !c.hasResult
 	if stale {
 		out, err = c.last, c.lastErr
-		switch {
-		case c.job != nil, c.failed:
-		case out != nil || err != nil:
-			what := "inputs changed"
-			if c.waiting != "" {
-				what = c.waiting
-			}
-			lines = append(lines, th.stale.Render("● stale ("+what+"); r re-runs. The last result:"))
-		case c.waiting != "":
-			lines = append(lines, th.dim.Render(c.waiting))
-		case explorer.Expensive(c.kind):
-			lines = append(lines, th.dim.Render("○ not run yet: r runs it (R runs every cell)"))
-		default:
-			lines = append(lines, th.dim.Render("evaluating…"))
-		}
+		lines = append(lines, c.staleLine(out != nil || err != nil)...)
 	}
-	if err != nil {
-		for _, l := range wrap("✗ "+errText(err), w) {
+	if !c.restored.IsZero() {
+		lines = append(lines, th.dim.Render(fmt.Sprintf("restored: run %s and kept beside the notebook (r runs it again)", ago(c.sh.now(), c.restored))))
+	}
+	if err != nil && c.ownErr {
+		for _, l := range wrap("✗ "+errText(err, c.index), w) {
 			lines = append(lines, th.err.Render(l))
 		}
 	}
@@ -287,6 +332,42 @@ func (c *cellBase) body(w int) []string {
 	return append(lines, ol...)
 }
 
+// staleLine says why a stale cell shows no current result.
+func (c *cellBase) staleLine(hasLast bool) []string {
+	th := c.sh.th
+	switch {
+	case c.job != nil:
+		return nil
+	case hasLast:
+		what := "inputs changed"
+		if c.waiting != "" {
+			what = c.waiting
+		} else if !explorer.Expensive(c.kind) {
+			return []string{th.stale.Render("● updating for the new inputs; the last result:")}
+		}
+		return []string{th.stale.Render("● stale (" + what + "); r re-runs. The last result:")}
+	case c.waiting != "":
+		return []string{th.dim.Render(c.waiting)}
+	case explorer.Expensive(c.kind):
+		return []string{th.dim.Render("○ not run yet: r runs it (R runs every cell)")}
+	}
+	return []string{th.dim.Render("evaluating…")}
+}
+
+// ago says how long before now t was, in a few words.
+func ago(now, t time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "a moment ago"
+	case d < time.Hour:
+		return fmt.Sprintf("%d min ago", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%d h ago", int(d.Hours()))
+	}
+	return t.Local().Format("2006-01-02 15:04")
+}
+
 // isNil reports whether an Output interface holds a nil pointer (a sweep
 // cancelled before its first point returns one).
 func isNil(o explorer.Output) bool {
@@ -299,19 +380,21 @@ func isNil(o explorer.Output) bool {
 	return false
 }
 
-// errText is an error as the cell shows it: a cell error without the
-// notebook location, which the cell's header already gives.
-func errText(err error) string {
+// errText is an error as cell self shows it: without the notebook
+// location, and without the cell's number when it is its own (the header
+// gives it), in the TUI's words.
+func errText(err error, self int) string {
 	var ce *explorer.CellError
-	if errors.As(err, &ce) {
-		if ce.Cell-1 >= 0 {
-			return fmt.Sprintf("cell %d (%s): %v", ce.Cell, ce.Kind, ce.Err)
+	if errors.As(err, &ce) && ce.Cell-1 >= 0 {
+		if ce.Cell-1 == self {
+			return errText(ce.Err, -1)
 		}
+		return tuiWords(fmt.Sprintf("cell %d (%s): %v", ce.Cell, ce.Kind, ce.Err))
 	}
 	if errors.Is(err, context.Canceled) {
 		return "cancelled"
 	}
-	return err.Error()
+	return tuiWords(err.Error())
 }
 
 // relPath shows a path relative to the notebook's folder when it lies

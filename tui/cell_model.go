@@ -84,6 +84,13 @@ func (c *modelCell) output(out explorer.Output, w int) []string {
 		}
 	}
 	lines = append(lines, th.bold.Render(fmt.Sprintf("T_sys = %s", explorer.TEPS(m.TSys)))+", bound by "+th.binding.Render(model.LimitTitle(m.Binding)))
+	if p := predicted(m); p > 0 {
+		lines = append(lines, wrapDots(fmt.Sprintf("%s = %s · %.2f × T_sys · the latency of %d supersteps (below)", th.bold.Render("predicted"), explorer.TEPS(p), p/m.TSys, m.Supersteps), w)...)
+	} else {
+		lines = append(lines, th.dim.Render("predicted: - (turn latency-aware on for the prediction)"))
+	}
+	lines = append(lines, wrapDots(sizesText(m), w)...)
+	lines = append(lines, wrapDots(storageText(m), w)...)
 	if o := m.Other; o != nil {
 		top := max(m.TSys, o.TSys)
 		bw := max(8, min(30, w/4))
@@ -124,16 +131,18 @@ func (c *modelCell) output(out explorer.Output, w int) []string {
 	return lines
 }
 
-// charts draws T_sys and every limit against nF (at the chosen nP) and
-// against nP (at the chosen nF), side by side when they fit.
+// charts draws T_sys and every limit against nF and against nP (at the
+// chosen nF), side by side when they fit.
 func (c *modelCell) charts(m *explorer.ModelOutput, w int) []string {
+	th := c.sh.th
 	side := w >= 150
 	cw := w
 	if side {
 		cw = (w - 4) / 2
 	}
-	nf := c.curveChart(m.Curve, func(p model.Point) int { return p.FPGAs }, m.FPGAs, "nF", fmt.Sprintf("T_sys against nF (nP = %d)", m.PEs), fmt.Sprintf("%d FPGAs", m.FPGAs), cw)
-	np := c.curveChart(m.PECurve, func(p model.Point) int { return p.PEs }, m.PEs, "nP", fmt.Sprintf("T_sys against nP (nF = %d)", m.FPGAs), fmt.Sprintf("%d PEs", m.PEs), cw)
+	nf := nfChart(th, m, cw, 8)
+	np := curveChart(th, m.PECurve, func(p model.Point) int { return p.PEs }, func(p model.Point) bool { return p.PEs == m.PEs },
+		"nP", fmt.Sprintf("T_sys against nP (nF = %d)", m.FPGAs), fmt.Sprintf("%d PEs", m.PEs), cw, 8)
 	if side && len(nf) > 0 && len(np) > 0 {
 		left := lipgloss.NewStyle().Width(cw + 4).Render(strings.Join(nf, "\n"))
 		return strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, left, strings.Join(np, "\n")), "\n")
@@ -146,18 +155,46 @@ func (c *modelCell) charts(m *explorer.ModelOutput, w int) []string {
 	return append(lines, np...)
 }
 
-func (c *modelCell) curveChart(pts []model.Point, x func(model.Point) int, chosen int, xname, title, mark string, w int) []string {
+// nfChart draws T_sys and the limits against nF. Its title names the nP
+// of the curve's points (the optimiser walks nF at nP max, or at a fixed
+// nP), and the mark names the chosen design, saying so when it is not on
+// the curve (the optimiser lowered nP afterwards).
+func nfChart(th *theme, m *explorer.ModelOutput, w, height int) []string {
+	nps := map[int]bool{}
+	for _, p := range m.Curve {
+		nps[p.PEs] = true
+	}
+	title := "T_sys against nF (nP per point)"
+	curveNP := 0
+	if len(nps) == 1 {
+		for n := range nps {
+			curveNP = n
+		}
+		title = fmt.Sprintf("T_sys against nF (nP = %d)", curveNP)
+	}
+	mark := fmt.Sprintf("%d FPGAs", m.FPGAs)
+	on := func(p model.Point) bool { return p.FPGAs == m.FPGAs && p.PEs == m.PEs }
+	if curveNP != 0 && curveNP != m.PEs {
+		mark = fmt.Sprintf("%d FPGAs; chosen with %d PEs: %s", m.FPGAs, m.PEs, explorer.TEPS(m.TSys))
+		on = func(p model.Point) bool { return p.FPGAs == m.FPGAs }
+	}
+	return curveChart(th, m.Curve, func(p model.Point) int { return p.FPGAs }, on, "nF", title, mark, w, height)
+}
+
+// curveChart draws T_sys and the four limits over the points of a curve
+// (x gives a point's abscissa) with the point chosen marked, and the
+// numbers behind it.
+func curveChart(th *theme, pts []model.Point, x func(model.Point) int, chosen func(model.Point) bool, xname, title, mark string, w, height int) []string {
 	if len(pts) == 0 {
 		return nil
 	}
-	th := c.sh.th
 	xs := make([]int, len(pts))
 	sel := -1
 	tsys := series{name: "T_sys", vals: make([]float64, len(pts))}
 	lims := map[string]*series{}
 	for i, p := range pts {
 		xs[i] = x(p)
-		if xs[i] == chosen {
+		if chosen(p) {
 			sel = i
 		}
 		tsys.vals[i] = math.NaN()
@@ -187,7 +224,7 @@ func (c *modelCell) curveChart(pts []model.Point, x func(model.Point) int, chose
 		}
 	}
 	lines := []string{th.heading.Render(title) + th.dim.Render("  GTEPS")}
-	lines = append(lines, lineChart(th, ss, xs, xname, sel, mark, w, 8)...)
+	lines = append(lines, lineChart(th, ss, xs, xname, sel, mark, w, height)...)
 	// The numbers behind the chart.
 	colW := 7
 	maxCols := max(1, (w-6)/colW)

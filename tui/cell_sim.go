@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -102,39 +103,11 @@ func (c *simulateCell) output(out explorer.Output, w int) []string {
 	var lines []string
 	lines = append(lines, wrapDots(fmt.Sprintf("%s · %d FPGAs × %d PEs · %s detail · %s cycles (%.3g s) · %s messages in %d supersteps",
 		r.Arch, r.FPGAs, r.PEs, r.Detail, count(r.Cycles), r.Seconds, count(r.Messages), r.Supersteps), w)...)
-	lines = append(lines, th.bold.Render("throughput "+explorer.TEPS(r.TEPS)))
-	// Model against simulation.
-	top := max(r.TEPS, r.ModelTSys)
-	bw := max(8, min(40, w/3))
-	if top > 0 {
-		lines = append(lines, truncate(fmt.Sprintf("  model %s %13s", hbar(r.ModelTSys/top, bw), explorer.TEPS(r.ModelTSys)), w))
-		lines = append(lines, truncate(fmt.Sprintf("  sim   %s %13s   simulation/model %.2f", hbar(r.TEPS/top, bw), explorer.TEPS(r.TEPS), r.Efficiency), w))
-	}
+	lines = append(lines, c.againstModel(o, w)...)
 	if o.Trace != "" {
 		lines = append(lines, truncate("trace "+relPath(c.sh.nb, o.Trace), w))
 	}
-	// Per-superstep throughput against the model's T_sys.
-	if len(r.PerSuperstep) > 0 && r.Cycles > 0 && r.Seconds > 0 {
-		hz := float64(r.Cycles) / r.Seconds
-		xs := make([]int, len(r.PerSuperstep))
-		simS := series{name: "simulated", vals: make([]float64, len(xs))}
-		modS := series{name: "model T_sys", vals: make([]float64, len(xs))}
-		for i, s := range r.PerSuperstep {
-			xs[i] = s.Index
-			if s.Cycles > 0 {
-				simS.vals[i] = float64(s.Messages) / (float64(s.Cycles) / hz) / 1e9
-			}
-			modS.vals[i] = r.ModelTSys / 1e9
-		}
-		lines = append(lines, "")
-		lines = append(lines, th.heading.Render("throughput per superstep")+th.dim.Render("  GTEPS (messages / cycles of the superstep)"))
-		lines = append(lines, lineChart(th, []series{simS, modS}, xs, "step", -1, "", min(w, 100), 6)...)
-		var tbl []string
-		for _, s := range r.PerSuperstep {
-			tbl = append(tbl, fmt.Sprintf("%d: %s msgs/%s cyc", s.Index, compact(float64(s.Messages)), compact(float64(s.Cycles))))
-		}
-		lines = append(lines, joinWrapped(tbl, " · ", w)...)
-	}
+	lines = append(lines, c.perSuperstep(o, w)...)
 	// Stall breakdown.
 	shares := stallShares(r.Stalls)
 	lines = append(lines, "")
@@ -155,4 +128,94 @@ func (c *simulateCell) output(out explorer.Output, w int) []string {
 		lines = append(lines, truncate(fmt.Sprintf("links: %d, utilisation mean %s, max %s", len(r.Links), pct(mean), pct(hi)), w))
 	}
 	return lines
+}
+
+// againstModel sets the simulated throughput beside the model's bound
+// (T_sys) and its latency-aware prediction, the figure to compare with.
+func (c *simulateCell) againstModel(o *explorer.SimulateOutput, w int) []string {
+	th := c.sh.th
+	r := o.Result
+	p := o.PredictedTEPS()
+	head := "throughput " + explorer.TEPS(r.TEPS)
+	if p > 0 {
+		head += fmt.Sprintf(" · sim/predicted %.2f", r.TEPS/p)
+	}
+	if r.ModelTSys > 0 {
+		head += fmt.Sprintf(" · sim/T_sys %.2f", r.Efficiency)
+	}
+	lines := []string{th.bold.Render(head)}
+	top := max(r.TEPS, r.ModelTSys, p)
+	if top <= 0 || math.IsInf(top, 0) {
+		return lines
+	}
+	bw := max(8, min(40, w-46))
+	row := func(name string, v float64, note string) string {
+		return truncate(fmt.Sprintf("  %-10s %s %13s  ", name, hbar(v/top, bw), explorer.TEPS(v))+th.dim.Render(note), w)
+	}
+	lines = append(lines, row("T_sys", r.ModelTSys, "the model's bound"))
+	if p > 0 {
+		lines = append(lines, row("predicted", p, "latency-aware: the figure to compare with"))
+	} else {
+		lines = append(lines, th.dim.Render("  predicted  - (no reference run)"))
+	}
+	return append(lines, row("simulated", r.TEPS, ""))
+}
+
+// collapseAt is the number of supersteps from which the list gives way to
+// the first, the slowest and the last.
+const collapseAt = 8
+
+// perSuperstep charts the throughput of every superstep against the
+// prediction's, and lists the supersteps (the first, slowest and last
+// ones when there are many).
+func (c *simulateCell) perSuperstep(o *explorer.SimulateOutput, w int) []string {
+	th := c.sh.th
+	r := o.Result
+	if len(r.PerSuperstep) == 0 || r.Cycles <= 0 || r.Seconds <= 0 {
+		return nil
+	}
+	hz := float64(r.Cycles) / r.Seconds
+	xs := make([]int, len(r.PerSuperstep))
+	simS := series{name: "simulated", vals: make([]float64, len(xs))}
+	preS := series{name: "predicted", vals: make([]float64, len(xs))}
+	pr := o.Prediction
+	for i, s := range r.PerSuperstep {
+		xs[i] = s.Index
+		simS.vals[i] = math.NaN()
+		if s.Cycles > 0 {
+			simS.vals[i] = float64(s.Messages) / (float64(s.Cycles) / hz) / 1e9
+		}
+		preS.vals[i] = math.NaN()
+		if pr != nil && r.ModelTSys > 0 {
+			// The prediction's time of this superstep: the bandwidth time
+			// or the barrier latency, whichever is longer, and the sweep.
+			t := max(float64(s.Messages)/r.ModelTSys, pr.SyncSeconds) + pr.SweepSeconds
+			preS.vals[i] = float64(s.Messages) / t / 1e9
+		}
+	}
+	ss := []series{simS}
+	if pr != nil {
+		ss = append(ss, preS)
+	}
+	lines := []string{"", th.heading.Render("throughput per superstep") + th.dim.Render("  GTEPS (messages / time of the superstep)")}
+	lines = append(lines, lineChart(th, ss, xs, "step", -1, "", min(w, 100), 6)...)
+	item := func(s sim.Superstep) string {
+		return fmt.Sprintf("%d: %s msgs/%s cyc", s.Index, compact(float64(s.Messages)), compact(float64(s.Cycles)))
+	}
+	steps := r.PerSuperstep
+	if len(steps) < collapseAt {
+		var tbl []string
+		for _, s := range steps {
+			tbl = append(tbl, item(s))
+		}
+		return append(lines, joinWrapped(tbl, " · ", w)...)
+	}
+	slow := 0
+	for i, s := range steps {
+		if s.Cycles > steps[slow].Cycles {
+			slow = i
+		}
+	}
+	facts := []string{fmt.Sprintf("%d supersteps", len(steps)), "first " + item(steps[0]), "slowest " + item(steps[slow]), "last " + item(steps[len(steps)-1])}
+	return append(lines, wrapDots(strings.Join(facts, " · "), w)...)
 }

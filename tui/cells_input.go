@@ -186,7 +186,7 @@ func (c *kernelCell) Update(msg tea.Msg) (cellModel, tea.Cmd) { return c, c.upda
 // View implements cellModel.
 func (c *kernelCell) View() string { return c.render() }
 
-func (c *kernelCell) cellKeys() []key.Binding { return nil }
+func (c *kernelCell) cellKeys() []key.Binding { return []key.Binding{c.sh.keys.EditKernel} }
 
 func (c *kernelCell) fields() []field {
 	fs := []field{choiceField("kernel", "kernel", samples.KernelNames(), func(in explorer.Input) *string { return &kern(in).Kernel })}
@@ -305,23 +305,23 @@ func (c *datasetCell) output(out explorer.Output, w int) []string {
 	if s.Components == 1 {
 		comps = "component"
 	}
-	lines = append(lines, wrapDots(fmt.Sprintf("V %s · E %s (%s arcs) · degree %.2f (min %d, max %d) · %d isolated · %d %s",
-		count(int64(s.V)), count(int64(s.E)), count(int64(s.Arcs)), s.AvgDeg, s.MinDeg, s.MaxDeg, s.Isolated, s.Components, comps), w)...)
+	lines = append(lines, wrapDots(fmt.Sprintf("V %s · E %s (%s arcs) · degree %.2f (min %d, max %s) · %s isolated · %s %s",
+		count(int64(s.V)), count(int64(s.E)), count(int64(s.Arcs)), s.AvgDeg, s.MinDeg, count(int64(s.MaxDeg)), count(int64(s.Isolated)), count(int64(s.Components)), comps), w)...)
 	if len(s.DegreeHist) > 0 {
 		// log scale: a bucket of one vertex still shows.
 		var vals []float64
 		var labs []string
 		for _, b := range s.DegreeHist {
 			vals = append(vals, math.Log1p(float64(b.Count)))
-			labs = append(labs, strconv.Itoa(b.Min))
+			labs = append(labs, shortCount(b.Min))
 		}
 		cw := max(1, min(5, (w-18)/len(vals)))
 		spark := sparkline(vals)
-		var wide, axis strings.Builder
-		for i, r := range []rune(spark) {
+		var wide strings.Builder
+		for _, r := range spark {
 			wide.WriteString(strings.Repeat(string(r), cw))
-			axis.WriteString(padRight(truncate(labs[i], cw), cw))
 		}
+		axis := axisLabels(labs, cw)
 		// The legend after the bars, or under the axis when it does not fit.
 		const legend = "  (vertices per log2 bucket, log scale)"
 		hist := "degree histogram " + th.accent.Render(wide.String())
@@ -329,7 +329,7 @@ func (c *datasetCell) output(out explorer.Output, w int) []string {
 		if beside {
 			hist += th.dim.Render(legend)
 		}
-		lines = append(lines, hist, th.dim.Render("   degree from   ")+axis.String())
+		lines = append(lines, hist, th.dim.Render("   degree from   ")+axis)
 		if !beside {
 			lines = append(lines, th.dim.Render(strings.Repeat(" ", 15)+legend))
 		}
@@ -421,6 +421,36 @@ func (c *partitionCell) output(out explorer.Output, w int) []string {
 	lines = append(lines, wrap(fmt.Sprintf("filter: saves %.1f %% of remote updates (%s of %s copies sent)",
 		100*cs.FilterSaving, count(cs.RemoteUpdatesFiltered), count(cs.RemoteUpdatesUnfiltered)), w)...)
 	return lines
+}
+
+// axisLabels lays labels out under columns cw cells wide: each starts at
+// its column, and one that would touch the label before it is left out
+// (1024 and 2048 never read as 10242048).
+func axisLabels(labs []string, cw int) string {
+	var b strings.Builder
+	end := -2 // the column after the last label written
+	for i, l := range labs {
+		at := i * cw
+		if at < end+1 {
+			continue
+		}
+		b.WriteString(strings.Repeat(" ", at-max(0, end)))
+		b.WriteString(l)
+		end = at + lipgloss.Width(l)
+	}
+	return b.String()
+}
+
+// shortCount writes a power-of-two bucket bound in a few characters (512,
+// 2k, 64k, 1M).
+func shortCount(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return strconv.Itoa(n>>20) + "M"
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return strconv.Itoa(n>>10) + "k"
+	}
+	return strconv.Itoa(n)
 }
 
 // compact formats a count in a few characters (58.2k, 1.05M).

@@ -54,7 +54,7 @@ func boolField(key, label string, p func(explorer.Input) *bool) field {
 		set: func(in explorer.Input, s string) error {
 			v, err := strconv.ParseBool(s)
 			if err != nil {
-				return fmt.Errorf("%s: want true or false", label)
+				return fmt.Errorf("%q: want true or false", s)
 			}
 			*p(in) = v
 			return nil
@@ -67,9 +67,14 @@ type number interface {
 }
 
 // numField edits a number. zero, when not empty, is the word shown for 0
-// ("auto"); an empty text also means 0.
+// ("auto"), which the hint spells out ("0 = auto"); an empty text and the
+// word itself also mean 0.
 func numField[T number](key, label, zero string, p func(explorer.Input) *T) field {
-	return field{key: key, label: label, kind: fText, placeholder: zero,
+	hint := ""
+	if zero != "" {
+		hint = "0 = " + zero
+	}
+	return field{key: key, label: label, kind: fText, placeholder: zero, hint: hint,
 		get: func(in explorer.Input) string {
 			v := *p(in)
 			if v == 0 && zero != "" {
@@ -85,7 +90,7 @@ func numField[T number](key, label, zero string, p func(explorer.Input) *T) fiel
 			}
 			v, err := parseNum[T](s)
 			if err != nil {
-				return fmt.Errorf("%s: %v", label, err)
+				return err
 			}
 			*p(in) = v
 			return nil
@@ -148,4 +153,37 @@ func mapField(key, label, name, placeholder string, p func(explorer.Input) *map[
 			m[name] = strings.TrimSpace(s)
 			return nil
 		}}
+}
+
+// fieldMessage is an error as shown next to its field: without the
+// field's name in front (the form shows it already) and in the TUI's own
+// words.
+func fieldMessage(fl field, err error) string {
+	s := err.Error()
+	for _, p := range []string{fl.label + ": ", fl.key + ": ", "set: ", "widths: ", "params: "} {
+		s = strings.TrimPrefix(s, p)
+	}
+	return tuiWords(s)
+}
+
+// cliWords are phrases of messages written for the command line, with
+// what they mean in the TUI.
+var cliWords = []struct{ cli, tui string }{
+	{"; use --force to replace it", ": r asks before replacing it"},
+	{"use --force", "turn on \"replace an existing folder\""},
+	{"force the format with --format", "set the dataset cell's format"},
+	{"force it with --format ", "set the dataset cell's format to "},
+	{"read it with --format ", "set the dataset cell's format to "},
+	{"--format", "the dataset cell's format"},
+	{"--set ", "the platform cell's "},
+	{"--param ", "the kernel cell's param "},
+}
+
+// tuiWords rewrites the command-line advice in a message (flags to pass)
+// as what to do in the TUI.
+func tuiWords(s string) string {
+	for _, w := range cliWords {
+		s = strings.ReplaceAll(s, w.cli, w.tui)
+	}
+	return s
 }

@@ -41,6 +41,44 @@ func testNotebook(t *testing.T) *explorer.Notebook {
 	return nb
 }
 
+// editCell changes cell i of a notebook for a test, failing on error.
+func editCell(t *testing.T, nb *explorer.Notebook, i int, f func(explorer.Input)) {
+	t.Helper()
+	if err := nb.Edit(i, func(in explorer.Input) error { f(in); return nil }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// smallNotebook is the default notebook on a 512-vertex graph with a fast
+// simulation that records small.trace.gz, saved as small.gravf.toml in a
+// temporary folder the test runs in.
+func smallNotebook(t *testing.T) *explorer.Notebook {
+	t.Helper()
+	nb := testNotebook(t)
+	editCell(t, nb, 3, func(in explorer.Input) { in.(*explorer.Dataset).Graph = "uniform:v=512,d=4,seed=1" })
+	editCell(t, nb, 7, func(in explorer.Input) {
+		s := in.(*explorer.Simulate)
+		s.Detail, s.Trace = "fast", "small.trace.gz"
+	})
+	if err := nb.Save("small.gravf.toml"); err != nil {
+		t.Fatal(err)
+	}
+	return nb
+}
+
+// exportSmall makes the default notebook's design small enough for make
+// sim in seconds: 2 FPGAs x 2 PEs with the edges in BRAM on a 256-vertex
+// graph, and the export cell running make sim.
+func exportSmall(t *testing.T, nb *explorer.Notebook) {
+	t.Helper()
+	editCell(t, nb, 1, func(in explorer.Input) {
+		p := in.(*explorer.Platform)
+		p.FPGAs, p.PEs, p.Mem = 2, 2, "bram"
+	})
+	editCell(t, nb, 3, func(in explorer.Input) { in.(*explorer.Dataset).Graph = "uniform:v=256,d=4,seed=1" })
+	editCell(t, nb, 9, func(in explorer.Input) { in.(*explorer.Export).RunSim = true })
+}
+
 // newTestApp is an App on a notebook at a fixed size, evaluated.
 func newTestApp(t testing.TB, nb *explorer.Notebook, w, h int) *App {
 	t.Helper()
@@ -67,6 +105,12 @@ func keyMsg(k string) tea.KeyMsg {
 		return tea.KeyMsg{Type: tea.KeyBackspace}
 	case "ctrl+u":
 		return tea.KeyMsg{Type: tea.KeyCtrlU}
+	case "ctrl+d":
+		return tea.KeyMsg{Type: tea.KeyCtrlD}
+	case "pgdown":
+		return tea.KeyMsg{Type: tea.KeyPgDown}
+	case "pgup":
+		return tea.KeyMsg{Type: tea.KeyPgUp}
 	case "ctrl+c":
 		return tea.KeyMsg{Type: tea.KeyCtrlC}
 	case "up":
@@ -147,6 +191,8 @@ type flow struct {
 	p  probe
 	// tmp is replaced in screens, so that goldens do not name it.
 	tmp string
+	// quit says the test ended the program itself.
+	quit bool
 }
 
 func startFlow(t *testing.T, nb *explorer.Notebook, w, h int) *flow {
@@ -154,6 +200,9 @@ func startFlow(t *testing.T, nb *explorer.Notebook, w, h int) *flow {
 	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(w, h))
 	f := &flow{t: t, tm: tm, p: p}
 	t.Cleanup(func() {
+		if f.quit {
+			return
+		}
 		tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 		tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 		tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
@@ -205,6 +254,21 @@ func (f *flow) waitFor(what string, timeout time.Duration, cond func(string) boo
 		time.Sleep(50 * time.Millisecond)
 	}
 	f.t.Fatalf("waiting for %s: timed out; the screen:\n%s", what, s)
+	return ""
+}
+
+// waitBusy polls the screen until it shows text, jobs running or not.
+func (f *flow) waitBusy(text string, timeout time.Duration) string {
+	f.t.Helper()
+	deadline := time.Now().Add(timeout)
+	var s string
+	for time.Now().Before(deadline) {
+		if s = f.screen(); strings.Contains(s, text) {
+			return s
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	f.t.Fatalf("waiting for %s: timed out; the screen:\n%s", text, s)
 	return ""
 }
 

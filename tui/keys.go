@@ -5,12 +5,14 @@ import "github.com/charmbracelet/bubbles/key"
 // keyMap is the program's one keymap. Which bindings are live depends on
 // the mode and the focused cell; App.liveKeys picks them for the help.
 type keyMap struct {
-	// Notebook motion.
-	Up, Down, Top, Bottom, PageUp, PageDown key.Binding
+	// Notebook motion and scrolling.
+	Up, Down, Top, Bottom, PageUp, PageDown, HalfUp, HalfDown, Space, Jump, Find key.Binding
 	// Cells.
-	Enter, Leave, Run, RunAll, Cancel, Add, Delete, MoveUp, MoveDown, Undo, Fold key.Binding
+	Enter, Leave, Run, RunAll, Cancel, Add, Delete, MoveUp, MoveDown, Undo, Redo, Fold, FoldAll, EditKernel key.Binding
 	// Inside a cell.
-	FieldUp, FieldDown, Prev, Next, Edit, Toggle, Done key.Binding
+	FieldUp, FieldDown, Prev, Next, Edit, Toggle key.Binding
+	// Editing a field.
+	Commit, Abort key.Binding
 	// Trace replay.
 	Play, StepNext, StepPrev, ScrubFwd, ScrubBack, Faster, Slower key.Binding
 	// File and program.
@@ -28,20 +30,28 @@ func newKeyMap() keyMap {
 		Down:     b([]string{"down", "j"}, "↓/j", "next cell"),
 		Top:      b([]string{"home", "g"}, "g/home", "first cell"),
 		Bottom:   b([]string{"end", "G"}, "G/end", "last cell"),
-		PageUp:   b([]string{"pgup", "ctrl+u"}, "pgup/ctrl+u", "scroll up"),
-		PageDown: b([]string{"pgdown", "ctrl+d"}, "pgdn/ctrl+d", "scroll down"),
+		PageUp:   b([]string{"pgup"}, "pgup", "page up"),
+		PageDown: b([]string{"pgdown"}, "pgdn", "page down"),
+		HalfUp:   b([]string{"ctrl+u"}, "ctrl+u", "half a page up"),
+		HalfDown: b([]string{"ctrl+d"}, "ctrl+d", "half a page down"),
+		Space:    b([]string{" "}, "space", "page down"),
+		Jump:     b([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}, "1-9", "go to cell 1 to 9"),
+		Find:     b([]string{"/"}, "/", "find a cell or field"),
 
-		Enter:    b([]string{"enter", "i", "l", "right"}, "enter/l", "into the cell"),
-		Leave:    b([]string{"esc"}, "esc", "back to the notebook"),
-		Run:      b([]string{"r"}, "r", "run the cell"),
-		RunAll:   b([]string{"R"}, "R", "run every cell"),
-		Cancel:   b([]string{"c"}, "c", "cancel the job"),
-		Add:      b([]string{"a"}, "a", "add a cell below"),
-		Delete:   b([]string{"d"}, "d", "delete the cell"),
-		MoveUp:   b([]string{"K", "shift+up"}, "K", "move the cell up"),
-		MoveDown: b([]string{"J", "shift+down"}, "J", "move the cell down"),
-		Undo:     b([]string{"u", "ctrl+z"}, "u", "undo"),
-		Fold:     b([]string{"z"}, "z", "fold the output"),
+		Enter:      b([]string{"enter", "i", "l", "right"}, "enter/l", "into the cell"),
+		Leave:      b([]string{"esc"}, "esc", "back to the notebook"),
+		Run:        b([]string{"r"}, "r", "run the cell"),
+		RunAll:     b([]string{"R"}, "R", "run every cell"),
+		Cancel:     b([]string{"c"}, "c", "cancel the job"),
+		Add:        b([]string{"a"}, "a", "add a cell below"),
+		Delete:     b([]string{"d"}, "d", "delete the cell"),
+		MoveUp:     b([]string{"K", "shift+up"}, "K", "move the cell up"),
+		MoveDown:   b([]string{"J", "shift+down"}, "J", "move the cell down"),
+		Undo:       b([]string{"u", "ctrl+z"}, "u", "undo"),
+		Redo:       b([]string{"U", "ctrl+r"}, "U/ctrl+r", "redo"),
+		Fold:       b([]string{"z"}, "z", "fold the output"),
+		FoldAll:    b([]string{"Z"}, "Z", "fold every other cell"),
+		EditKernel: b([]string{"e"}, "e", "edit the kernel in $EDITOR"),
 
 		FieldUp:   b([]string{"up", "k", "shift+tab"}, "↑/k", "previous field"),
 		FieldDown: b([]string{"down", "j", "tab"}, "↓/j", "next field"),
@@ -49,7 +59,9 @@ func newKeyMap() keyMap {
 		Next:      b([]string{"right", "l"}, "→/l", "next choice"),
 		Edit:      b([]string{"enter", "i"}, "enter/i", "edit the field"),
 		Toggle:    b([]string{" "}, "space", "toggle"),
-		Done:      b([]string{"enter", "esc"}, "enter/esc", "done editing"),
+
+		Commit: b([]string{"enter"}, "enter", "keep the value"),
+		Abort:  b([]string{"esc"}, "esc", "cancel the edit"),
 
 		Play:      b([]string{" ", "p"}, "space/p", "play/pause"),
 		StepNext:  b([]string{".", "n"}, "./n", "next superstep"),
@@ -67,8 +79,8 @@ func newKeyMap() keyMap {
 		Quit:      b([]string{"q"}, "q", "quit"),
 		ForceQuit: b([]string{"ctrl+c"}, "ctrl+c", "quit"),
 
-		Yes:     b([]string{"y", "Y"}, "y", "save, then quit"),
-		No:      b([]string{"n", "N"}, "n", "quit without saving"),
+		Yes:     b([]string{"y", "Y"}, "y", "yes"),
+		No:      b([]string{"n", "N"}, "n", "no"),
 		Confirm: b([]string{"enter"}, "enter", "confirm"),
 		Dismiss: b([]string{"esc"}, "esc", "cancel"),
 	}

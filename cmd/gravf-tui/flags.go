@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding"
 	"strings"
 
@@ -203,7 +204,7 @@ func (f *graphFlags) load(weighted bool) (*graph.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, _, err := d.Load("", weighted)
+	g, _, err := d.Load(context.Background(), "", weighted, nil)
 	return g, err
 }
 

@@ -96,21 +96,25 @@ function [32:0] state_of;
     end
 endfunction
 
-// One line per superstep: the cycle the first PE begins its apply sweep.
+// One line per superstep: the cycle the first PE begins its apply sweep
+// (flushed at once, for progress through a pipe).
 integer superstep_seen = 0;
 always @(posedge clk) begin
     if (!rst) begin
         if (fpga0.pe0.superstep > superstep_seen) begin
             superstep_seen = fpga0.pe0.superstep;
             $display("SUPERSTEP %0d start=%0d", superstep_seen, cycles - 5);
+            $fflush;
         end
         if (fpga0.pe1.superstep > superstep_seen) begin
             superstep_seen = fpga0.pe1.superstep;
             $display("SUPERSTEP %0d start=%0d", superstep_seen, cycles - 5);
+            $fflush;
         end
         if (fpga0.pe2.superstep > superstep_seen) begin
             superstep_seen = fpga0.pe2.superstep;
             $display("SUPERSTEP %0d start=%0d", superstep_seen, cycles - 5);
+            $fflush;
         end
     end
 end

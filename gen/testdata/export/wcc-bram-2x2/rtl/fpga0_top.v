@@ -28,8 +28,8 @@ wire [UW-1:0]    pe_in_data;
 wire [NP*32-1:0] pe_messages;
 
 wcc_pe #(
-    .PE_ID(0), .NPE(4), .LW(1), .NVERTICES(32), .NLOCAL(10),
-    .NEDGES(31), .EA(5), .LA(4),
+    .PE_ID(0), .NPE(4), .LW(1), .NVERTICES(32), .NLOCAL(7),
+    .NEDGES(33), .EA(6), .LA(4),
     .INDEX_FILE("mem/pe0_index.hex"), .EDGE_FILE("mem/pe0_edges.hex"),
     .VERTEX_FILE("mem/pe0_vertices.hex"), .STATE_FILE("mem/pe0_state.hex")
 ) pe0 (
@@ -41,7 +41,7 @@ wcc_pe #(
 
 wcc_pe #(
     .PE_ID(1), .NPE(4), .LW(1), .NVERTICES(32), .NLOCAL(6),
-    .NEDGES(31), .EA(5), .LA(4),
+    .NEDGES(38), .EA(6), .LA(4),
     .INDEX_FILE("mem/pe1_index.hex"), .EDGE_FILE("mem/pe1_edges.hex"),
     .VERTEX_FILE("mem/pe1_vertices.hex"), .STATE_FILE("mem/pe1_state.hex")
 ) pe1 (

@@ -28,8 +28,8 @@ wire [UW-1:0]    pe_in_data;
 wire [NP*32-1:0] pe_messages;
 
 wcc_pe #(
-    .PE_ID(2), .NPE(4), .LW(1), .NVERTICES(32), .NLOCAL(8),
-    .NEDGES(30), .EA(5), .LA(4),
+    .PE_ID(2), .NPE(4), .LW(1), .NVERTICES(32), .NLOCAL(12),
+    .NEDGES(26), .EA(6), .LA(4),
     .INDEX_FILE("mem/pe2_index.hex"), .EDGE_FILE("mem/pe2_edges.hex"),
     .VERTEX_FILE("mem/pe2_vertices.hex"), .STATE_FILE("mem/pe2_state.hex")
 ) pe0 (
@@ -40,8 +40,8 @@ wcc_pe #(
 );
 
 wcc_pe #(
-    .PE_ID(3), .NPE(4), .LW(1), .NVERTICES(32), .NLOCAL(8),
-    .NEDGES(30), .EA(5), .LA(4),
+    .PE_ID(3), .NPE(4), .LW(1), .NVERTICES(32), .NLOCAL(7),
+    .NEDGES(25), .EA(6), .LA(4),
     .INDEX_FILE("mem/pe3_index.hex"), .EDGE_FILE("mem/pe3_edges.hex"),
     .VERTEX_FILE("mem/pe3_vertices.hex"), .STATE_FILE("mem/pe3_state.hex")
 ) pe1 (
