@@ -119,11 +119,13 @@ func boardProblem(err error) string {
 // Load loads the kernel spec (a folder relative to dir) with the width
 // edits applied; edited names the fields whose width changed.
 func (k *Kernel) Load(dir string) (spec *kernel.Spec, edited map[string]bool, err error) {
-	name := k.Kernel
+	name, load := k.Kernel, samples.LoadKernel
 	if IsPath(name) {
-		name = resolve(dir, name)
+		// A folder of the user's, even when resolving "./wcc" leaves a
+		// name that is also a built-in kernel's.
+		name, load = resolve(dir, name), kernel.Load
 	}
-	if spec, err = samples.LoadKernel(name); err != nil {
+	if spec, err = load(name); err != nil {
 		return nil, nil, &Error{Key: "kernel", Err: err}
 	}
 	return EditWidths(spec, k.Widths)

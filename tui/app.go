@@ -99,6 +99,11 @@ func New(nb *explorer.Notebook, opt Options) *App {
 	}
 	a.sh = &shared{nb: nb, th: newTheme(), keys: &a.keys, now: now, width: MinWidth - 2}
 	a.help.ShowAll = true
+	if th := a.sh.th; !th.color {
+		st := &a.help.Styles
+		st.ShortKey, st.FullKey = th.key, th.key
+		st.ShortDesc, st.FullDesc, st.ShortSeparator, st.FullSeparator, st.Ellipsis = th.dim, th.dim, th.dim, th.dim, th.dim
+	}
 	nb.KeepResults(true)
 	if _, err := nb.RestoreResults(); err != nil {
 		a.setFlash("some kept results could not be read: "+err.Error(), true)

@@ -154,7 +154,7 @@ func (c *simulateCell) againstModel(o *explorer.SimulateOutput, w int) []string 
 	}
 	lines = append(lines, row("T_sys", r.ModelTSys, "the model's bound"))
 	if p > 0 {
-		lines = append(lines, row("predicted", p, "latency-aware: the figure to compare with"))
+		lines = append(lines, row("predicted", p, "latency-aware"))
 	} else {
 		lines = append(lines, th.dim.Render("  predicted  - (no reference run)"))
 	}

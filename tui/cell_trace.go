@@ -221,9 +221,14 @@ func (c *traceCell) output(out explorer.Output, w int) []string {
 		st := steps[cur]
 		lines = append(lines, wrapDots(fmt.Sprintf("superstep %d: cycles %s..%s · %s active · %s messages", st.Index, count(st.Start), count(st.End()), count(st.Active), count(st.Messages)), w)...)
 	}
-	// Per-PE utilisation in this sample.
-	lines = append(lines, "")
-	lines = append(lines, th.heading.Render(fmt.Sprintf("PE busy, cycles %s..%s", count(smp.Cycle), count(smp.End())))+th.dim.Render("  letter: what else the PE did most"))
+	return append(lines, c.sampleView(smp, m, w)...)
+}
+
+// sampleView draws one sample: the per-PE utilisation with what else each
+// PE did most, and the per-link utilisation.
+func (c *traceCell) sampleView(smp sim.TraceSample, m sim.TraceMeta, w int) []string {
+	th := c.sh.th
+	lines := []string{"", th.heading.Render(fmt.Sprintf("PE busy, cycles %s..%s", count(smp.Cycle), count(smp.End()))) + th.dim.Render("  letter: what else the PE did most")}
 	np := len(smp.PEBusy)
 	if np > 0 {
 		cw := max(1, min(3, (w-8)/np))

@@ -488,7 +488,34 @@ func (c *notesCell) output(out explorer.Output, w int) []string {
 	if strings.TrimSpace(text) == "" {
 		return []string{c.sh.th.dim.Render("(empty: enter the cell to write)")}
 	}
-	return wrap(text, w)
+	return wrap(reflow(text), w)
+}
+
+// reflow joins the lines of each paragraph of notes, as Markdown does,
+// so that text broken for one width reads at another; blank lines, and
+// lines that start a list item or a heading, keep their breaks.
+func reflow(text string) string {
+	lines := strings.Split(text, "\n")
+	var out []string
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if i == 0 || t == "" || strings.TrimSpace(lines[i-1]) == "" || startsBlock(t) {
+			out = append(out, l)
+			continue
+		}
+		out[len(out)-1] = strings.TrimRight(out[len(out)-1], " ") + " " + t
+	}
+	return strings.Join(out, "\n")
+}
+
+// startsBlock reports a line that begins a list item, a numbered item or
+// a heading.
+func startsBlock(t string) bool {
+	if strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") {
+		return true
+	}
+	d := strings.IndexFunc(t, func(r rune) bool { return r < '0' || r > '9' })
+	return d > 0 && (strings.HasPrefix(t[d:], ". ") || strings.HasPrefix(t[d:], ") "))
 }
 
 // simDetails are the simulator's levels of detail, for choice fields.

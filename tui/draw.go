@@ -37,19 +37,24 @@ func truncate(s string, width int) string {
 	return ansi.Truncate(s, width, "…")
 }
 
-// wrap breaks plain text into lines of at most width cells at spaces.
+// wrap breaks text into lines of at most width cells at spaces only: the
+// word wrapper also breaks after hyphens, which would put "-5" on two
+// lines, so hyphens are swapped for non-breaking ones while it works.
 func wrap(s string, width int) []string {
 	if width < 10 {
 		width = 10
 	}
 	var out []string
 	for _, para := range strings.Split(s, "\n") {
-		w := ansi.Wordwrap(para, width, "")
+		w := ansi.Wordwrap(strings.ReplaceAll(para, "-", nbHyphen), width, "")
 		w = ansi.Hardwrap(w, width, true)
-		out = append(out, strings.Split(w, "\n")...)
+		out = append(out, strings.Split(strings.ReplaceAll(w, nbHyphen, "-"), "\n")...)
 	}
 	return out
 }
+
+// nbHyphen is the non-breaking hyphen, one cell wide.
+const nbHyphen = "\u2011"
 
 // joinWrapped lays parts out on lines of at most width cells, separated
 // by sep; a part wider than a line is cut.

@@ -257,3 +257,34 @@ func TestFlowExport(t *testing.T) {
 	f.keys("n")
 	f.waitText("kept wcc-4xac510", 5*time.Second)
 }
+
+// TestFlowEditKernel opens the kernel in $EDITOR with e: the built-in WCC
+// is copied beside the notebook and the cell switched to the copy; an edit
+// that breaks the spec shows its error at the kernel field, file and
+// line, and the next edit that fixes it brings the kernel back.
+func TestFlowEditKernel(t *testing.T) {
+	nb := testNotebook(t)
+	// The "editor" appends an unknown key the first time and removes it
+	// the second time.
+	script := filepath.Join(t.TempDir(), "edit.sh")
+	body := "#!/bin/sh\nif grep -q '^bogus' \"$1\"; then sed -i '/^bogus/d' \"$1\"; else echo 'bogus = 1' >> \"$1\"; fi\n"
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("VISUAL", "")
+	t.Setenv("EDITOR", script)
+	f := startFlow(t, nb, 120, 40)
+	f.done(explorer.KindModel, 120*time.Second)
+	f.keys("3", "e")
+	s := f.waitText("reloaded wcc/kernel.toml", 10*time.Second)
+	mustShow(t, s, "kernel ./wcc", "bogus")
+	if _, err := os.Stat(filepath.Join("wcc", "gather.v")); err != nil {
+		t.Errorf("the copy lacks the hand-written Verilog: %v", err)
+	}
+	f.keys("e")
+	s = f.waitText("reloaded wcc/kernel.toml", 10*time.Second)
+	if strings.Contains(s, "bogus") {
+		t.Errorf("the error stayed after the fix:\n%s", s)
+	}
+	f.done(explorer.KindModel, 60*time.Second)
+}

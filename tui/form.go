@@ -91,6 +91,14 @@ func newForm() form {
 	ta.Prompt = "│ "
 	ta.Cursor.SetMode(cursor.CursorStatic)
 	ta.SetHeight(6)
+	if noColor() {
+		// The inputs' own styles are coloured; without colour the
+		// placeholder is faint and the text area plain.
+		ti.PlaceholderStyle = lipgloss.NewStyle().Faint(true)
+		plain := textarea.Style{Base: lipgloss.NewStyle(), CursorLine: lipgloss.NewStyle(), Placeholder: lipgloss.NewStyle().Faint(true),
+			Prompt: lipgloss.NewStyle(), Text: lipgloss.NewStyle(), EndOfBuffer: lipgloss.NewStyle(), LineNumber: lipgloss.NewStyle(), CursorLineNumber: lipgloss.NewStyle()}
+		ta.FocusedStyle, ta.BlurredStyle = plain, plain
+	}
 	return form{input: ti, area: ta, pending: map[string]pending{}}
 }
 

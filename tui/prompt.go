@@ -54,6 +54,9 @@ func newInputPrompt(k promptKind, value string) *prompt {
 	ti := textinput.New()
 	ti.Prompt = ""
 	ti.Cursor.SetMode(cursor.CursorStatic)
+	if noColor() {
+		ti.PlaceholderStyle = lipgloss.NewStyle().Faint(true)
+	}
 	ti.SetValue(value)
 	ti.CursorEnd()
 	ti.Focus()

@@ -7,7 +7,9 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/term"
 	"github.com/gravf-tui/gravf-tui/explorer"
+	"github.com/muesli/termenv"
 )
 
 // Run opens the notebook in the terminal and returns when the user quits.
@@ -23,6 +25,10 @@ func RunWith(nb *explorer.Notebook, opt Options, in io.Reader, out io.Writer) er
 	// before the program reads input, so that the answer is not taken
 	// for keys.
 	lipgloss.HasDarkBackground()
+	f, isFile := out.(*os.File)
+	if p, ok := noColorProfile(lipgloss.ColorProfile(), isFile && term.IsTerminal(f.Fd()), os.Getenv("TERM")); ok {
+		lipgloss.SetColorProfile(p)
+	}
 	if _, err := newProgram(New(nb, opt), in, out).Run(); err != nil {
 		return fmt.Errorf("tui: %w", err)
 	}
@@ -34,4 +40,17 @@ func RunWith(nb *explorer.Notebook, opt Options, in io.Reader, out io.Writer) er
 // Update, View or a command restores the terminal before it is printed.
 func newProgram(m tea.Model, in io.Reader, out io.Writer) *tea.Program {
 	return tea.NewProgram(m, tea.WithAltScreen(), tea.WithInput(in), tea.WithOutput(out))
+}
+
+// noColorProfile is the profile to draw with when NO_COLOR is set: the
+// detector then says Ascii, which would drop bold, faint and reverse too,
+// and with them the text cursor and the selected value. NO_COLOR asks for
+// no colour (https://no-color.org), so on a real terminal the program
+// keeps those attributes (the ANSI profile) and its theme uses no colour.
+// ok is false when the detected profile stands.
+func noColorProfile(detected termenv.Profile, terminal bool, termName string) (termenv.Profile, bool) {
+	if !noColor() || detected != termenv.Ascii || !terminal || termName == "dumb" || termName == "" {
+		return detected, false
+	}
+	return termenv.ANSI, true
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -80,6 +81,50 @@ func TestNoColor(t *testing.T) {
 		t.Error("no colour with NO_COLOR empty")
 	}
 }
+
+// TestNoColorCursor: with NO_COLOR on a terminal the program keeps bold,
+// faint and reverse (so the text cursor and the selected value show) and
+// draws no colour at all.
+func TestNoColorCursor(t *testing.T) {
+	t.Setenv("NO_COLOR", "1")
+	for _, tc := range []struct {
+		term, name string
+		want       termenv.Profile
+		ok         bool
+	}{
+		{"xterm-256color", "a terminal", termenv.ANSI, true},
+		{"dumb", "a dumb terminal", termenv.Ascii, false},
+	} {
+		if p, ok := noColorProfile(termenv.Ascii, true, tc.term); p != tc.want || ok != tc.ok {
+			t.Errorf("%s: profile %v %v, want %v %v", tc.name, p, ok, tc.want, tc.ok)
+		}
+	}
+	if _, ok := noColorProfile(termenv.Ascii, false, "xterm"); ok {
+		t.Error("a pipe gets attributes")
+	}
+	lipgloss.SetColorProfile(termenv.ANSI)
+	defer lipgloss.SetColorProfile(termenv.Ascii)
+	a := evaluatedApp(t, 100, 30)
+	c := focusKind(t, a, explorer.KindPlatform)
+	press(a, "enter")
+	focusField(t, c, "fpgas")
+	press(a, "enter")
+	v := a.View()
+	if !strings.Contains(v, "\x1b[7m4") {
+		t.Errorf("the selected value is not shown in reverse:\n%q", v)
+	}
+	press(a, "3")
+	v = a.View()
+	if !strings.Contains(v, "\x1b[7m \x1b[") && !strings.Contains(v, "\x1b[7m") {
+		t.Errorf("no visible text cursor:\n%q", v)
+	}
+	if m := sgrColour.FindString(v); m != "" {
+		t.Errorf("a colour under NO_COLOR: %q", m)
+	}
+}
+
+// sgrColour matches an SGR sequence that sets a colour.
+var sgrColour = regexp.MustCompile(`\x1b\[(?:[0-9;]*;)?(?:3[0-9]|4[0-9]|9[0-7]|10[0-7])(?:;[0-9;]*)?m`)
 
 // BenchmarkKeystroke measures Update and View of one keystroke that
 // changes the model: typing in the platform cell's clock field of the

@@ -61,7 +61,7 @@ type pointFlags struct {
 func (f *pointFlags) register(fs *pflag.FlagSet) {
 	f.opts = design.DefaultOptions()
 	o := &f.opts
-	fs.StringVar(&o.Board, "board", o.Board, "board: a built-in name (see \"gravf-tui boards\") or a board .toml file")
+	fs.StringVar(&o.Board, "board", o.Board, "board: a built-in name (see gravf-tui boards) or a board .toml file")
 	fs.IntVar(&o.FPGAs, "fpgas", o.FPGAs, "number of FPGAs (0: let the optimiser choose)")
 	fs.IntVar(&o.PEs, "pes", o.PEs, "PEs per FPGA (0: let the optimiser choose)")
 	fs.Var(typed(&o.Arch), "arch", "architecture: gravf-m or gravf (the unicast baseline)")
@@ -127,7 +127,7 @@ type kernelFlags struct {
 }
 
 func (f *kernelFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&f.name, "kernel", "", "kernel: a built-in name (see \"gravf-tui kernels\") or a folder with kernel.toml")
+	fs.StringVar(&f.name, "kernel", "", "kernel: a built-in name (see gravf-tui kernels) or a folder with kernel.toml")
 	fs.StringArrayVar(&f.params, "param", nil, "kernel parameter name=value (vertex parameters take the input's labels); repeatable")
 	fs.StringArrayVar(&f.widths, "width", nil, "field width layout.field=W (vertex.label=16), as a kernel cell's widths; repeatable")
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/term"
 	"github.com/gravf-tui/gravf-tui/explorer"
 	"github.com/gravf-tui/gravf-tui/sim"
 	"github.com/spf13/cobra"
@@ -101,15 +102,24 @@ states are checked against nothing here; result_sha256 equals the SHA-256 of
 }
 
 // progress prints a one-line indicator on stderr for runs longer than a
-// second.
+// second: rewritten in place on a terminal, and as a plain line every few
+// seconds in a log (a file, a pipe, a CI job), where carriage returns
+// would pile up on one line.
 type progress struct {
 	w     io.Writer
+	tty   bool
 	start time.Time
 	shown bool
 	last  time.Time
 }
 
-func newProgress(w io.Writer) *progress { return &progress{w: w, start: time.Now()} }
+// logEvery is the time between two progress lines in a log.
+const logEvery = 5 * time.Second
+
+func newProgress(w io.Writer) *progress {
+	f, ok := w.(*os.File)
+	return &progress{w: w, tty: ok && term.IsTerminal(f.Fd()), start: time.Now()}
+}
 
 func (p *progress) report(s sim.Progress) {
 	p.line(fmt.Sprintf("simulating: superstep %d, cycle %d", s.Superstep, s.Cycle))
@@ -119,10 +129,18 @@ func (p *progress) report(s sim.Progress) {
 // the job has run for a second.
 func (p *progress) line(text string) {
 	now := time.Now()
-	if now.Sub(p.start) < time.Second || now.Sub(p.last) < 200*time.Millisecond {
+	every := 200 * time.Millisecond
+	if !p.tty {
+		every = logEvery
+	}
+	if now.Sub(p.start) < time.Second || now.Sub(p.last) < every {
 		return
 	}
 	p.last, p.shown = now, true
+	if !p.tty {
+		fmt.Fprintf(p.w, "%s (%.1f s)\n", text, now.Sub(p.start).Seconds())
+		return
+	}
 	if len(text) > 70 {
 		text = text[:70]
 	}
@@ -130,7 +148,7 @@ func (p *progress) line(text string) {
 }
 
 func (p *progress) done() {
-	if p.shown {
+	if p.shown && p.tty {
 		fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", 80))
 	}
 }

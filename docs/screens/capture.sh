@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
 # Captures the TUI's screens as a user sees them, for docs/screens.
 #
-#   bash docs/screens/capture.sh            # every size: 80x24, 200x60, 70x20
+#   bash docs/screens/capture.sh            # every size: 80x24, 120x40, 200x60, small
 #   bash docs/screens/capture.sh 80x24      # one size of the flow
 #
 # It builds gravf-tui, runs it in tmux (its own server socket, session
 # "cap") inside a temporary folder, so that the trace and the exported
-# project land there, walks the flow of issue 7 with tmux send-keys and
-# writes each screen as plain text to docs/screens/<step>-<cols>x<rows>.txt.
-# The flow: open the default notebook; lower the board's memory bandwidth
-# (memory.peak_gib_s 21.7 -> 10) in the platform cell and look at the
-# model; the help; run the sweep; run the simulation (running, finished);
+# project land there, walks the flow with tmux send-keys and writes each
+# screen as plain text to docs/screens/<step>-<cols>x<rows>.txt. The flow:
+# open the default notebook (T_sys and what binds in the headline); find
+# the board's memory bandwidth with / and lower it (memory.peak_gib_s 21.7
+# -> 10), reading the field and the model's answer on one screen (the
+# summary under the form, or the dashboard pane from 140 columns); type an
+# invalid fpgas and see the model wait for it; scroll the model cell with
+# PgDn; the help; run the sweep; run the simulation (running, finished);
 # step and play its trace; export a small design (2 FPGAs x 2 PEs, edges in
 # BRAM, a 256-vertex graph) with make sim; quit with unsaved changes. The
-# last run resizes an 80x24 window to 70x20 (too small) and quits.
+# last run resizes an 80x24 window to 70x20 (the compact layout), then to
+# 36x10 (too small), and quits.
 #
 # Needs go, tmux, and make and iverilog for the export's make sim. Every
 # wait polls the pane for the text that the step must show (no fixed sleeps
@@ -167,34 +171,56 @@ flow() {
 	rm -rf "${tmp:?}"/wcc-4xac510*
 	start "$cols" "$rows"
 
-	# Open the default notebook; the quick cells evaluate by themselves.
+	# Open the default notebook; the quick cells evaluate by themselves,
+	# and the headline gives T_sys and what binds.
 	wait_for "2 platform"
+	wait_for "T_sys 6.750 GTEPS"
 	idle
 	shot open
 
-	# The platform cell: memory.peak_gib_s (the 13th field) 21.7 -> 10.
-	keys j
-	focused 2 platform
+	# Find memory.peak_gib_s with / and lower it, 21.7 -> 10: the value is
+	# selected, so typing replaces it, and the model follows the keys.
+	keys /
+	wait_for "a field or a cell"
+	type_text peak
+	wait_for "▸ memory.peak_gib_s · cell 2 platform"
 	keys Enter
-	wait_for "▸ board"
-	keys j j j j j j j j j j j j # the 13th field
-	wait_for "▸ memory.peak_gib_s"
-	keys Enter C-u
+	wait_re "▸ memory.peak_gib_s +21.7"
+	keys Enter
 	type_text 10
-	wait_re "▸ memory.peak_gib_s +10 *$"
-	settle
-	shot platform-edit
+	wait_for "T_sys 4.387 GTEPS"
 	keys Enter
 	wait_re "▸ memory.peak_gib_s +10  GiB/s"
+	idle
+	shot platform-edit
+
+	# An invalid fpgas: the model waits for it, the error is at the field.
+	keys g j Enter
+	wait_re "▸ fpgas \(nF\)"
+	type_text abc
+	keys Enter
+	wait_for "waiting for a valid fpgas in cell 2"
+	settle
+	shot invalid
+	keys Enter
+	type_text 4
+	keys Enter
+	wait_for "T_sys 4.387 GTEPS"
 	esc
 	wait_for "into the cell"
 
-	# The model cell, updated on the same keystroke.
-	keys j j j j
+	# The model cell, scrolled with PgDn.
+	keys 6
 	focused 6 model
 	wait_for "10.0 GiB/s per FPGA"
 	idle
 	shot model
+	keys PgDn
+	wait_gone "▌ 6 model"
+	settle
+	shot model-pgdn
+	keys 6
+	focused 6 model
 
 	# The help lists the keys that work here.
 	keys '?'
@@ -216,7 +242,7 @@ flow() {
 	keys j
 	focused 8 simulate
 	keys r
-	wait_re "( [1-9][0-9]? %   c cancels|throughput per superstep)" 60
+	wait_re "( [1-9][0-9]? %.*c cancels|throughput per superstep)" 60
 	if screen | grep -qF "c cancels"; then
 		shot simulate-running
 	else
@@ -254,7 +280,6 @@ flow() {
 	focused 2 platform
 	keys Enter
 	wait_for "previous field"
-	keys g # the form keeps its cursor: back to the first field
 	wait_for "▸ board"
 	keys j Enter C-u
 	type_text 2
@@ -305,14 +330,19 @@ flow() {
 	exited
 }
 
-too_small() {
-	echo "too small: 80x24 resized to 70x20"
+small() {
+	echo "small: 80x24 resized to 70x20 (compact), then 36x10 (too small)"
 	start 80 24
 	wait_for "2 platform"
 	idle
 	tm resize-window -t "$session" -x 70 -y 20
-	wait_for "terminal too small"
+	wait_for "T_sys 6.750 GTEPS"
 	size=70x20
+	settle
+	shot compact
+	tm resize-window -t "$session" -x 36 -y 10
+	wait_for "terminal too small"
+	size=36x10
 	settle
 	shot too-small
 	keys q
@@ -320,10 +350,10 @@ too_small() {
 }
 
 sizes=("$@")
-((${#sizes[@]})) || sizes=(80x24 200x60 70x20)
+((${#sizes[@]})) || sizes=(80x24 120x40 200x60 small)
 for s in "${sizes[@]}"; do
 	case $s in
-	70x20) too_small ;;
+	small) small ;;
 	*x*) flow "${s%x*}" "${s#*x}" ;;
 	*) echo "capture.sh: a size is COLSxROWS, not $s" >&2; exit 2 ;;
 	esac
