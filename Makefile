@@ -4,18 +4,24 @@
 #               Debian and they are missing), then vet and run every test.
 #   make check-large
 #               the large-graph check, outside CI (an hour at most).
+#   make fidelity
+#               fast detail and the model against cycle detail on the whole
+#               fidelity corpus, outside CI (docs/FIDELITY.md).
 
 GO       ?= go
 TOOLS    := iverilog verilator yosys gpmetis tclsh
 PACKAGES := iverilog verilator yosys metis tcl
 
-.PHONY: test tools vet staticcheck bench fuzz build check-large
+.PHONY: test tools vet staticcheck bench fuzz build check-large fidelity
 
 build:
 	$(GO) build -o gravf-tui ./cmd/gravf-tui
 
+# The package timeout is Go's per test binary; gen runs Icarus, Verilator and
+# yosys on many projects and needs more than the default 10 minutes when the
+# machine is shared.
 test: tools vet
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 30m ./...
 
 # check-large exports WCC and BFS on large graphs (the GraVF code base's
 # scale-14 Graph500 graph, R-MAT scale 16) for 4 FPGAs with edges in block
@@ -24,6 +30,15 @@ test: tools vet
 # degree-32 graph of docs/CALIBRATION.md. Not part of make test.
 check-large: tools
 	GRAVF_LARGE=1 $(GO) test -count=1 -timeout 60m -v -run 'TestLargeRTLAgreesWithSimulator|TestRTLCyclesPerEdge' ./cmd/gravf-tui
+
+# fidelity runs gravf-tui validate on every point of the corpus, one
+# simulation per core, into out/fidelity.json, and prints the tables of
+# docs/FIDELITY.md from it (also in out/fidelity.txt). Not part of make
+# test; about an hour on two cores.
+fidelity: build
+	mkdir -p out
+	nice ./gravf-tui validate --json > out/fidelity.json; status=$$?; \
+	  ./gravf-tui validate --from out/fidelity.json --points --worst 10 | tee out/fidelity.txt; exit $$status
 
 # tools installs the Debian packages whose programs are missing. The tests
 # that need them fail in CI when they are absent; outside CI they skip.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -192,6 +193,35 @@ func keepResult(dir, nbDir string, k Kind, hash string, out Output, saved time.T
 	}
 	if err := renameio.WriteFile(filepath.Join(dir, resultName(k, hash)), append(data, '\n'), 0o644); err != nil {
 		return fmt.Errorf("keeping the %s result: %w", k, err)
+	}
+	return prune(dir, k)
+}
+
+// maxKept is how many results of one kind the folder keeps; the oldest
+// go first, so that trying many inputs does not fill the disk.
+const maxKept = 32
+
+// prune removes the oldest result files of kind k beyond maxKept.
+func prune(dir string, k Kind) error {
+	files, err := filepath.Glob(filepath.Join(dir, string(k)+"-*.json"))
+	if err != nil || len(files) <= maxKept {
+		return err
+	}
+	type aged struct {
+		path string
+		t    time.Time
+	}
+	var all []aged
+	for _, f := range files {
+		if st, err := os.Stat(f); err == nil {
+			all = append(all, aged{f, st.ModTime()})
+		}
+	}
+	slices.SortFunc(all, func(a, b aged) int { return a.t.Compare(b.t) })
+	for _, f := range all[:max(0, len(all)-maxKept)] {
+		if err := os.Remove(f.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("keeping results: %w", err)
+		}
 	}
 	return nil
 }

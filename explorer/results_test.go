@@ -2,6 +2,7 @@ package explorer
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -109,5 +110,33 @@ func TestKeepResultsOff(t *testing.T) {
 	}
 	if files, _ := filepath.Glob(filepath.Join(nb.ResultsDir(), "*.json")); len(files) != 1 {
 		t.Errorf("SaveResults wrote %v, want the simulation", files)
+	}
+}
+
+// TestPruneResults: the folder keeps the newest maxKept results of a
+// kind.
+func TestPruneResults(t *testing.T) {
+	dir := t.TempDir()
+	base := time.Now().Add(-time.Hour)
+	for i := range maxKept + 5 {
+		p := filepath.Join(dir, resultName(KindSimulate, fmt.Sprintf("%032d", i)))
+		if err := os.WriteFile(p, []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(p, base.Add(time.Duration(i)*time.Second), base.Add(time.Duration(i)*time.Second))
+	}
+	os.WriteFile(filepath.Join(dir, resultName(KindSweep, "x")), []byte("{}"), 0o644)
+	if err := prune(dir, KindSimulate); err != nil {
+		t.Fatal(err)
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, "simulate-*.json"))
+	if len(left) != maxKept {
+		t.Fatalf("%d simulate results left, want %d", len(left), maxKept)
+	}
+	if _, err := os.Stat(filepath.Join(dir, resultName(KindSimulate, fmt.Sprintf("%032d", 0)))); err == nil {
+		t.Error("the oldest result was kept")
+	}
+	if _, err := os.Stat(filepath.Join(dir, resultName(KindSweep, "x"))); err != nil {
+		t.Error("a result of another kind was removed")
 	}
 }

@@ -3,7 +3,9 @@ package sim_test
 import (
 	"context"
 	"os"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/model"
@@ -35,5 +37,41 @@ func BenchmarkSim(b *testing.B) {
 				b.ReportMetric(float64(msgs)/b.Elapsed().Seconds()/1e6, "Mmsg/s")
 			})
 		}
+	}
+}
+
+// BenchmarkFastAgainstCycle times both levels of detail on the same
+// design in the same run (rmat:scale=16,ef=16 on 4 x 9 AC-510 PEs, edges
+// off-chip, the generated PE) and reports how many times faster fast
+// detail is: the wall time of one cycle-detail run over the median of
+// three fast-detail runs (the reference engine included in both).
+// GRAVF_BENCH_GRAPH overrides the graph.
+func BenchmarkFastAgainstCycle(b *testing.B) {
+	spec := os.Getenv("GRAVF_BENCH_GRAPH")
+	if spec == "" {
+		spec = "rmat:scale=16,ef=16"
+	}
+	for _, k := range []string{"wcc", "pr"} {
+		fx := load(b, k, spec, graph.ReadOptions{})
+		run := func(d sim.Detail) time.Duration {
+			start := time.Now()
+			if _, err := sim.Run(context.Background(), &sim.Setup{Board: board(b, "ac510"), Kernel: fx.k, Graph: fx.g,
+				FPGAs: 4, PEs: 9, Mem: model.OffChip, Filter: true, Detail: d}); err != nil {
+				b.Fatal(err)
+			}
+			return time.Since(start)
+		}
+		b.Run(k, func(b *testing.B) {
+			var ratio float64
+			for i := 0; i < b.N; i++ {
+				cyc := run(sim.Cycle)
+				fast := []time.Duration{run(sim.Fast), run(sim.Fast), run(sim.Fast)}
+				slices.Sort(fast)
+				ratio = cyc.Seconds() / fast[1].Seconds()
+				b.ReportMetric(cyc.Seconds(), "cycle-s")
+				b.ReportMetric(fast[1].Seconds(), "fast-s")
+			}
+			b.ReportMetric(ratio, "fast-x")
+		})
 	}
 }

@@ -3,6 +3,7 @@ package sim_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/gravf-tui/gravf-tui/graph"
@@ -111,9 +112,11 @@ func TestCalibrationDegree(t *testing.T) {
 	}
 }
 
-// TestFastAgreesWithCycle compares total cycles of the two levels of
-// detail: within 10 % over the calibration configurations, for the
-// generated PE and for the paper's.
+// TestFastAgreesWithCycle compares the two levels of detail on the
+// calibration configurations, for the generated PE and the paper's: fast
+// detail within 5 % of cycle detail in total cycles and 10 % in every
+// superstep of at least 1000 cycles, the bounds the fidelity corpus holds
+// it to (go test ./fidelity covers skewed graphs and many more designs).
 func TestFastAgreesWithCycle(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long")
@@ -123,25 +126,32 @@ func TestFastAgreesWithCycle(t *testing.T) {
 		nF, nP  int
 		arch    model.Arch
 		mem     model.MemKind
-		tol     float64
 	}{
-		{"wcc", "uniform:v=16384,d=64,seed=1", 4, 9, model.GraVFM, model.OffChip, 0.10},
-		{"bfs", "uniform:v=16384,d=64,seed=1", 4, 9, model.GraVFM, model.OffChip, 0.10},
-		{"pr", "uniform:v=4096,d=64,seed=1", 4, 9, model.GraVFM, model.OffChip, 0.10},
-		{"wcc", "uniform:v=16384,d=64,seed=1", 2, 9, model.GraVFM, model.OffChip, 0.10},
-		{"wcc", "uniform:v=8192,d=64,seed=1", 1, 4, model.GraVFM, model.BRAM, 0.10},
-		{"wcc", "uniform:v=8192,d=64,seed=1", 1, 4, model.GraVF, model.BRAM, 0.10},
-		{"wcc", "uniform:v=32768,d=32,seed=1", 4, 9, model.GraVFM, model.OffChip, 0.10},
-		{"wcc", "uniform:v=16384,d=8,seed=1", 4, 9, model.GraVFM, model.OffChip, 0.10},
-		{"wcc", "uniform:v=16384,d=64,seed=1", 4, 9, model.GraVF, model.OffChip, 0.10},
+		{"wcc", "uniform:v=16384,d=64,seed=1", 4, 9, model.GraVFM, model.OffChip},
+		{"bfs", "uniform:v=16384,d=64,seed=1", 4, 9, model.GraVFM, model.OffChip},
+		{"pr", "uniform:v=4096,d=64,seed=1", 4, 9, model.GraVFM, model.OffChip},
+		{"wcc", "uniform:v=16384,d=64,seed=1", 2, 9, model.GraVFM, model.OffChip},
+		{"wcc", "uniform:v=8192,d=64,seed=1", 1, 4, model.GraVFM, model.BRAM},
+		{"wcc", "uniform:v=8192,d=64,seed=1", 1, 4, model.GraVF, model.BRAM},
+		{"wcc", "uniform:v=32768,d=32,seed=1", 4, 9, model.GraVFM, model.OffChip},
+		{"wcc", "uniform:v=16384,d=8,seed=1", 4, 9, model.GraVFM, model.OffChip},
+		{"wcc", "uniform:v=16384,d=64,seed=1", 4, 9, model.GraVF, model.OffChip},
 	} {
 		for _, pe := range []sim.PEDesign{sim.PEGenerated, sim.PEPaper} {
 			cyc := simulatePE(t, pe, c.k, c.spec, c.nF, c.nP, c.arch, c.mem, sim.Cycle)
 			fast := simulatePE(t, pe, c.k, c.spec, c.nF, c.nP, c.arch, c.mem, sim.Fast)
 			e := float64(fast.Cycles)/float64(cyc.Cycles) - 1
-			t.Logf("%s %s %dx%d %s %s, %s PE: cycle %d, fast %d (%+.1f %%)", c.k, c.spec, c.nF, c.nP, c.arch, c.mem, pe, cyc.Cycles, fast.Cycles, 100*e)
-			if e > c.tol || e < -c.tol {
-				t.Errorf("%s PE: fast detail is %+.1f %% off cycle detail (tolerance %.0f %%)", pe, 100*e, 100*c.tol)
+			worst := 0.0
+			for i := range cyc.PerSuperstep {
+				if cc := cyc.PerSuperstep[i].Cycles; cc >= 1000 && i < len(fast.PerSuperstep) {
+					if d := float64(fast.PerSuperstep[i].Cycles)/float64(cc) - 1; math.Abs(d) > math.Abs(worst) {
+						worst = d
+					}
+				}
+			}
+			t.Logf("%s %s %dx%d %s %s, %s PE: cycle %d, fast %d (%+.2f %%, worst superstep %+.2f %%)", c.k, c.spec, c.nF, c.nP, c.arch, c.mem, pe, cyc.Cycles, fast.Cycles, 100*e, 100*worst)
+			if math.Abs(e) > 0.05 || math.Abs(worst) > 0.10 {
+				t.Errorf("%s PE: fast detail is %+.2f %% off cycle detail in total, %+.2f %% in a superstep (bounds 5 %%, 10 %%)", pe, 100*e, 100*worst)
 			}
 		}
 	}

@@ -2,317 +2,485 @@ package sim
 
 import (
 	"context"
+	"fmt"
 	"math"
-	"math/rand/v2"
+	"math/bits"
+	"strings"
 
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
-	"github.com/gravf-tui/gravf-tui/model"
 )
 
-// The fast level of detail replaces cycle stepping by one accounting pass
-// per superstep. The functional result comes from the reference engine,
-// which runs the same kernels on the same supersteps; the timing comes
-// from the exact work each unit of the machine has in that superstep:
+// fastM is GraVF-M at fast detail. The reference engine runs the kernels
+// and hands over each superstep's senders; the timing follows every item
+// through the machine with the cycle-level machine's rules, but at the
+// level of items rather than cycles:
 //
-//   - every PE sweeps its vertices through apply (one per cycle); gather
-//     waits for the sweep, so a superstep starts with the longest sweep;
-//   - then the longest of: each crossbar moving its updates (one per
-//     cycle; GraVF: each output port one message per cycle), each PE's
-//     scatter (a lookup per update, a request per memory word, an edge per
-//     cycle; with BRAM edges the longer of lookups and edges, or 1 + len
-//     per list for the paper's PE) and gather (a message per cycle plus
-//     the expected hazard stalls of the detector), each
-//     link and each FPGA interface, and each FPGA's memory bandwidth;
-//   - plus the pipeline's fill and drain: kernel latencies, the memory and
-//     link latencies, and the barrier.
+//   - the crossbars and the links are stepped cycle by cycle exactly as in
+//     machine.go (fastnet.go), skipping cycles in which nothing can move;
+//   - each PE is a set of recurrences over its items (fastpe.go): the
+//     lookup stage, the walker or the off-chip requests and unpacker, the
+//     message FIFO, the gather unit with its hazard detector and the apply
+//     sweep. An update whose list on a PE is empty is never visited there
+//     (its take cycle has a closed form), so a crossbar write costs the
+//     PEs with a non-empty list and each message costs one step;
+//   - the memory bandwidth is shared per FPGA by a window of per-cycle
+//     grants (fastmem.go).
 //
-// Idle cycles are never stepped; a superstep costs work proportional to
-// its updates and messages.
-
-type fastModel struct {
+// The reference engine produces superstep s+1's senders only after
+// superstep s's callback returns, while the machine's supersteps overlap
+// (one FPGA may still deliver superstep s while another applies s+1), so
+// the timing runs as a coroutine of the engine: each callback stores the
+// senders and advances the machine until some crossbar is about to open
+// the channel of a superstep whose senders are not known yet.
+type fastM struct {
 	s      *Setup
 	p      Params
+	fm     fastMachine
 	g      *graph.Graph
 	part   *graph.Partition
 	layout *graph.EdgeLayout
 	filter *graph.Filter
+	nF, nP int
 	nPE    int
+	cost   float64 // an update's link words
 
-	// per-superstep scratch
-	localUpd     []float64   // GraVF-M: updates issued on each FPGA
-	share        [][]float64 // GraVF-M: of those, the share each FPGA needs
-	xbar         []int64     // GraVF-M: items each crossbar moves
-	latch, words []int64     // per PE
-	edges        []int64     // per PE: messages it gathers
-	scat         []int64     // GraVF: per PE scatter cycles
-	linkWords    []float64   // per ordered pair a*nF+b
-	linkTotal    []float64
-	memWords     []int64 // per FPGA
-	sweep        []int64 // per PE: local vertices
-	stallPerMsg  []float64
-	steps        []Superstep
-	cycles       int64
-	messages     int64
-	perPE        []PEStats
+	pes    []*fastPE
+	queues []fxQueue
+	fpgas  []*fxFPGA
+	links  []*fxLink
+	// runAt[u*(nF+1)+f] is the first of u's layout runs on FPGA f's PEs.
+	runAt []int32
+	// The detector's key of every edge (see msgPipe): the vertex itself
+	// (byVertex) or keys[runOff[i]:runOff[i+1]] for run i; neither when
+	// the detector never holds a message.
+	byVertex bool
+	keys     []uint32
+	runOff   []int32
+
+	fastRounds
+	now int64
+
+	txTotal  int   // items in every send FIFO
+	arriveAt int64 // the first cycle an item in flight on a link arrives
+
+	ctx context.Context
 }
 
-func newFast(s *Setup, p Params) *fastModel {
-	nPE := s.FPGAs * s.PEs
-	f := &fastModel{s: s, p: p, g: s.Graph, part: s.partition, nPE: nPE,
-		xbar: make([]int64, s.FPGAs), latch: make([]int64, nPE), words: make([]int64, nPE), edges: make([]int64, nPE),
-		scat: make([]int64, nPE), linkWords: make([]float64, s.FPGAs*s.FPGAs), linkTotal: make([]float64, s.FPGAs*s.FPGAs),
-		memWords: make([]int64, s.FPGAs), sweep: make([]int64, nPE), stallPerMsg: make([]float64, nPE), perPE: make([]PEStats, nPE),
-		localUpd: make([]float64, s.FPGAs)}
-	for g := 0; g < s.FPGAs; g++ {
-		f.share = append(f.share, make([]float64, s.FPGAs))
+func newFastM(ctx context.Context, s *Setup, p Params) *fastM {
+	f := &fastM{s: s, p: p, g: s.Graph, part: s.partition, nF: s.FPGAs, nP: s.PEs, nPE: s.FPGAs * s.PEs,
+		cost: p.UpdateWords, fastRounds: newFastRounds(s), ctx: ctx}
+	f.layout = graph.NewEdgeLayout(s.Graph, s.partition)
+	if s.Filter && s.FPGAs > 1 {
+		f.filter = graph.NewFilter(s.Graph, s.partition)
 	}
-	if s.Arch == model.GraVFM {
-		f.layout = graph.NewEdgeLayout(s.Graph, s.partition)
-		if s.Filter && s.FPGAs > 1 {
-			f.filter = graph.NewFilter(s.Graph, s.partition)
-		}
-	}
-	stall := map[int]float64{}
 	hz := newHazard(s.PE, s.Kernel, p)
-	for q := 0; q < nPE; q++ {
-		n := len(s.partition.Members[q])
-		f.sweep[q] = int64(n)
-		slots := hz.slots(n)
-		if _, ok := stall[slots]; !ok {
-			stall[slots] = hazardStall(int(hz.hold), slots)
-		}
-		f.stallPerMsg[q] = stall[slots]
+	f.fm = fastMachine{p: &f.p, hold: hz.hold, prefetch: s.PE != PEPaper, offchip: s.Mem == MemOffChip}
+	for x := 0; x < f.nF; x++ {
+		f.fm.mem = append(f.fm.mem, newMemArbiter(p.MemWordsPerCycle, s.PEs))
+		f.fpgas = append(f.fpgas, &fxFPGA{id: x, out: make([]*fxLink, f.nF), lastW: never, passedAt: never, ifAt: -1})
 	}
-	return f
-}
-
-// hazardStall returns the mean stall cycles per message of the aliased
-// hazard detector (slots slots, each held h cycles after an issue) for a
-// saturated stream of messages to random vertices. It runs the detector
-// itself on a seeded stream: the closed forms over-count, because a stall
-// also lets the older issues in the window expire.
-func hazardStall(h, slots int) float64 {
-	if h <= 1 {
-		return 0
+	if !f.fm.offchip {
+		f.fm.mem = make([]*memArbiter, f.nF)
 	}
-	r := rand.New(rand.NewPCG(uint64(h), uint64(slots)))
-	free := make([]int64, slots)
-	var now, stalls int64
-	const n = 1 << 16
-	for i := 0; i < n; i++ {
-		s := r.IntN(slots)
-		if free[s] > now {
-			stalls += free[s] - now
-			now = free[s]
-		}
-		free[s] = now + int64(h)
-		now++
+	for id := 0; id < f.nPE; id++ {
+		n := len(s.partition.Members[id])
+		q := newFastPE(id, id/f.nP, n, &f.p, hz)
+		f.pes = append(f.pes, q)
+		f.queues = append(f.queues, firstQueue(id, n, &f.p))
 	}
-	return float64(stalls) / n
-}
-
-func (f *fastModel) reset() {
-	clear(f.localUpd)
-	for _, r := range f.share {
-		clear(r)
-	}
-	clear(f.xbar)
-	clear(f.latch)
-	clear(f.words)
-	clear(f.edges)
-	clear(f.scat)
-	clear(f.linkWords)
-	clear(f.memWords)
-}
-
-// superstep accounts for one superstep whose senders are given.
-func (f *fastModel) superstep(index int, senders []uint32) {
-	f.reset()
-	s, p := f.s, &f.p
-	nF := s.FPGAs
-	epw := int64(p.EdgesPerWord)
-	var msgs int64
-	if s.Arch == model.GraVFM {
-		for _, u := range senders {
-			home := f.part.FPGA(u)
-			f.localUpd[home]++
-			for g := 0; g < nF; g++ {
-				if g == home || f.filter == nil || f.filter.Has(u, g) {
-					f.xbar[g]++
-					if g != home {
-						f.linkWords[home*nF+g] += p.UpdateWords
-						f.share[home][g]++
-					}
-				}
-			}
-			lo, hi := f.layout.Runs(u)
-			for i := lo; i < hi; i++ {
-				q, nbrs, _ := f.layout.Run(i)
-				n := int64(len(nbrs))
-				f.edges[q] += n
-				w := (n + epw - 1) / epw
-				f.words[q] += w
-				f.memWords[q/s.PEs] += w
-				msgs += n
-			}
-		}
-		for q := 0; q < f.nPE; q++ {
-			f.latch[q] = f.xbar[q/s.PEs] + int64(f.nPE) // updates plus barrier markers
-		}
-	} else {
-		for _, u := range senders {
-			q := int(f.part.PE[u])
-			home := q / s.PEs
-			nbrs := f.g.Neighbors(u)
-			n := int64(len(nbrs))
-			f.latch[q]++
-			f.scat[q] += n
-			if s.PE == PEPaper {
-				f.scat[q]++ // the lookup cycle of every list
-			}
-			w := (n + epw - 1) / epw
-			f.words[q] += w
-			f.memWords[home] += w
-			msgs += n
-			for _, v := range nbrs {
-				d := int(f.part.PE[v])
-				f.edges[d]++
-				if g := d / s.PEs; g != home {
-					f.linkWords[home*nF+g] += p.MessageWords
-				}
-			}
-		}
-	}
-	if s.Arch == model.GraVFM {
-		for a := 0; a < nF; a++ {
-			for g := 0; g < nF; g++ {
-				if f.localUpd[a] > 0 {
-					f.share[a][g] /= f.localUpd[a]
-				}
-			}
-		}
-	}
-	t := f.time(msgs)
-	for q := 0; q < f.nPE; q++ {
-		st := &f.perPE[q]
-		st.Apply += f.sweep[q]
-		st.Busy += f.edges[q]
-		st.Messages += f.edges[q]
-		st.Hazard += int64(math.Round(float64(f.edges[q]) * f.stallPerMsg[q]))
-		st.MemWords += f.words[q]
-	}
-	for i := range f.linkWords {
-		f.linkTotal[i] += f.linkWords[i]
-	}
-	f.steps = append(f.steps, Superstep{Index: index, Start: f.cycles, Cycles: t, Active: int64(len(senders)), Messages: msgs})
-	f.cycles += t
-	f.messages += msgs
-}
-
-// time returns the cycles of one superstep from this superstep's work.
-func (f *fastModel) time(msgs int64) int64 {
-	s, p := f.s, &f.p
-	nF := s.FPGAs
-	var sweep int64
-	for q := range f.sweep {
-		sweep = max(sweep, f.sweep[q])
-	}
-	var work float64
-	offchip := s.Mem == MemOffChip
-	for q := 0; q < f.nPE; q++ {
-		gather := float64(f.edges[q]) * (1 + f.stallPerMsg[q])
-		var scatter float64
-		switch {
-		case s.Arch == model.GraVFM && offchip:
-			scatter = float64(max(f.latch[q], f.words[q], f.edges[q]))
-		case s.Arch == model.GraVFM && s.PE == PEPaper:
-			scatter = float64(f.latch[q] + f.edges[q])
-		case s.Arch == model.GraVFM:
-			// Lookups overlap the walk: the longer of the two.
-			scatter = float64(max(f.latch[q], f.edges[q]))
-		case offchip:
-			scatter = float64(max(f.latch[q], f.words[q], f.edges[q]) + int64(f.nPE))
-		case s.PE == PEPaper:
-			scatter = float64(f.scat[q] + int64(f.nPE))
-		default:
-			scatter = float64(max(f.latch[q], f.scat[q]) + int64(f.nPE))
-		}
-		work = max(work, gather, scatter)
-	}
-	if s.Arch == model.GraVFM {
-		for g := 0; g < nF; g++ {
-			work = max(work, float64(f.xbar[g]+int64(f.nPE)))
-		}
-	}
-	for a := 0; a < nF; a++ {
-		var out float64
-		for b := 0; b < nF; b++ {
-			w := f.linkWords[a*nF+b]
-			out += w
-			if p.PairWordsPerCycle > 0 {
-				work = max(work, w/p.PairWordsPerCycle)
-			}
-		}
-		if p.IfWordsPerCycle > 0 {
-			work = max(work, out/p.IfWordsPerCycle)
-		}
-		if offchip && p.MemWordsPerCycle > 0 {
-			work = max(work, float64(f.memWords[a])/p.MemWordsPerCycle)
-		}
-	}
-	// Fill and drain: apply and scatter kernels, memory, link, gather and
-	// the barrier marker's trip.
-	lat := int64(p.ApplyLatency + p.ScatterLatency + p.GatherLatency + 4)
-	if offchip {
-		lat += int64(p.MemLatency)
-	}
-	if nF > 1 {
-		lat += int64(p.LinkLatency)
-		if msgs > 0 {
-			lat += int64(p.LinkLatency) // the first update's trip, then the barrier's
-		}
-	}
-	if msgs == 0 {
-		return sweep + lat
-	}
-	t := sweep + int64(math.Ceil(work))
-	if s.Arch == model.GraVFM && nF > 1 {
-		// The crossbars and links run during the sweep too; their fluid
-		// estimate replaces the crossbar and link bounds when longer.
-		rxCap := float64(LinkRxFIFODepth) + math.Ceil(2*float64(p.LinkLatency)*p.PairWordsPerCycle/max(p.UpdateWords, 1e-9))
-		t = max(t, fluidNetwork(p, f.localUpd, f.share, sweep, rxCap))
-	}
-	return t + lat
-}
-
-func (f *fastModel) run(ctx context.Context) (*kernel.Result, error) {
-	return kernel.Run(ctx, f.s.Kernel, f.s.Graph, kernel.RunOptions{Senders: f.superstep})
-}
-
-func (f *fastModel) result(ref *kernel.Result) *Result {
-	r := &Result{Arch: f.s.Arch, Mem: f.s.Mem, FPGAs: f.s.FPGAs, PEs: f.s.PEs, Cycles: f.cycles, Messages: f.messages,
-		Supersteps: len(f.steps), PerSuperstep: f.steps, PerPE: f.perPE, States: ref.States, Fields: ref.Fields}
-	nF := f.s.FPGAs
-	for a := 0; a < nF; a++ {
-		for b := 0; b < nF; b++ {
+	for a := 0; a < f.nF; a++ {
+		for b := 0; b < f.nF; b++ {
 			if a == b {
 				continue
 			}
-			w := f.linkTotal[a*nF+b]
-			u := 0.0
-			if f.p.PairWordsPerCycle > 0 && f.cycles > 0 {
-				u = w / float64(f.cycles) / f.p.PairWordsPerCycle
-			}
-			r.Links = append(r.Links, LinkStats{From: a, To: b, Words: w, Utilisation: u})
+			l := &fxLink{from: a, to: b, tokAt: -1, tx: newRing[fxItem](LinkTxFIFODepth), inflight: newRing[fxItem](64), rx: newRing[fxItem](LinkRxFIFODepth)}
+			l.rxCap = LinkRxFIFODepth + int(math.Ceil(2*float64(p.LinkLatency)*p.PairWordsPerCycle/max(f.cost, 1e-9)))
+			f.links = append(f.links, l)
+			f.fpgas[a].out[b] = l
+			f.fpgas[b].in = append(f.fpgas[b].in, l)
 		}
 	}
-	for q := range r.PerPE {
-		st := &r.PerPE[q]
-		used := st.Apply + st.Busy + st.Hazard
-		if used < f.cycles {
-			st.Barrier = f.cycles - used
+	f.indexRuns()
+	f.indexKeys(hz)
+	f.arriveAt = math.MaxInt64
+	return f
+}
+
+// indexRuns finds, for every vertex, where its layout runs on each FPGA
+// begin (runs are sorted by PE).
+func (f *fastM) indexRuns() {
+	n := f.g.NumVertices()
+	f.runAt = make([]int32, n*(f.nF+1))
+	for u := 0; u < n; u++ {
+		lo, hi := f.layout.Runs(uint32(u))
+		i := lo
+		for x := 0; x <= f.nF; x++ {
+			for i < hi {
+				pe, _, _ := f.layout.Run(i)
+				if pe/f.nP >= x {
+					break
+				}
+				i++
+			}
+			f.runAt[u*(f.nF+1)+x] = int32(i)
 		}
+	}
+}
+
+// indexKeys gives every edge its hazard detector key where the
+// neighbour's id will not do: the paper's aliased slot (the low bits of
+// the local index, as many as the PE's detector has), or the local index
+// when the detector is deeper than msgPipe's window.
+func (f *fastM) indexKeys(hz hazard) {
+	switch {
+	case hz.hold <= 1:
+		return
+	case hz.exact && hz.hold-1 <= hazardWindow:
+		f.byVertex = true
+		return
+	}
+	n := f.layout.NumRuns()
+	f.runOff = make([]int32, n+1)
+	for i := 0; i < n; i++ {
+		pe, nbrs, _ := f.layout.Run(i)
+		f.runOff[i+1] = f.runOff[i] + int32(len(nbrs))
+		slots := uint32(hz.slots(len(f.part.Members[pe])))
+		for _, w := range nbrs {
+			k := f.part.Local[w]
+			if !hz.exact {
+				k &= slots - 1
+			}
+			f.keys = append(f.keys, k)
+		}
+	}
+}
+
+// run times the reference engine's supersteps as they come.
+func (f *fastM) run(ctx context.Context) (*kernel.Result, error) {
+	return runReference(ctx, f.s, f.superstep, func() error { return f.advance(true) })
+}
+
+// superstep stores one superstep's senders and advances the machine as far
+// as they allow.
+func (f *fastM) superstep(r int, senders []uint32) error {
+	f.add(r, senders)
+	for i := range f.queues {
+		if f.queues[i].round == r {
+			f.fill(i)
+		}
+	}
+	return f.advance(false)
+}
+
+// fill gives PE i's update queue its round's senders, and wakes its
+// crossbar for the first.
+func (f *fastM) fill(i int) {
+	u := &f.queues[i]
+	if f.fastRounds.fill(u, i) && u.ok {
+		x := f.fpgas[i/f.nP]
+		x.wake = min(x.wake, u.ready)
+	}
+}
+
+// advance steps the network until every PE has terminated or (unless
+// final) a crossbar is about to open the channel of a superstep whose
+// senders are not known yet. A crossbar that cannot move sleeps until the
+// first cycle it might (its wake cycle, brought forward by whatever could
+// let it move sooner: an arrival, a free send FIFO slot, a filled update
+// queue, every local PE past the barrier), and cycles in which every
+// crossbar sleeps and the links are idle are skipped.
+func (f *fastM) advance(final bool) error {
+	for iter := 0; ; iter++ {
+		if err := f.check(f.ctx, f.s, iter, f.now); err != nil {
+			return err
+		}
+		if f.allDone() || !final && f.needsSenders() {
+			return nil
+		}
+		for _, x := range f.fpgas {
+			if x.wake <= f.now {
+				x.wake = f.stepCrossbar(x)
+			}
+		}
+		if f.txTotal > 0 || f.arriveAt <= f.now {
+			f.stepLinks()
+		}
+		next := f.now + 1
+		if f.txTotal == 0 {
+			next = max(next, f.arriveAt)
+			for _, x := range f.fpgas {
+				next = min(next, max(x.wake, f.now+1))
+			}
+		}
+		if next == math.MaxInt64 {
+			return f.stuck()
+		}
+		f.now = next
+	}
+}
+
+// needsSenders reports whether some crossbar opens, this cycle, the channel
+// of a superstep whose senders are not known yet.
+func (f *fastM) needsSenders() bool {
+	for _, x := range f.fpgas {
+		if int(x.round)+1 >= f.known && x.passed == f.nP && x.passedAt <= f.now {
+			return true
+		}
+	}
+	return false
+}
+
+// stepCrossbar moves at most one item on FPGA x in this cycle, with the
+// rules of machine.stepCrossbar: the channel advances once every local PE
+// has passed its barrier; remote items first, then the local update
+// queues in round-robin order; an item moves only when every local input
+// FIFO and every send FIFO it needs has room. It returns the next cycle
+// in which the crossbar might move.
+func (f *fastM) stepCrossbar(x *fxFPGA) int64 {
+	t := f.now
+	if x.passed == f.nP && x.passedAt <= t {
+		x.round++
+		x.passed, x.passedAt = 0, never
+	}
+	x.txBlocked = false
+	unblock := int64(math.MinInt64)
+	if x.writes >= InFIFODepth {
+		unblock = x.takeRing[x.writes%InFIFODepth] // a local input FIFO is full before this cycle
+	}
+	full := unblock > t
+	n := len(x.in)
+	for i := 0; i < n; i++ {
+		l := x.in[(x.rrRemote+i)%n]
+		if l.rx.empty() || l.rx.peek().round != x.round {
+			continue
+		}
+		if full {
+			return unblock
+		}
+		f.write(x, l.rx.pop(), t)
+		x.rrRemote = (x.rrRemote + i + 1) % n
+		return t + 1
+	}
+	wake := int64(math.MaxInt64)
+	if x.passed == f.nP {
+		wake = x.passedAt
+	}
+	for i := 0; i < f.nP; i++ {
+		src := (x.rrLocal + i) % f.nP
+		pe := x.id*f.nP + src
+		u := &f.queues[pe]
+		if !u.ok || u.item.round != x.round {
+			continue
+		}
+		if u.ready > t {
+			wake = min(wake, u.ready)
+			continue
+		}
+		it := u.item
+		if full {
+			return unblock
+		}
+		mask := f.needMask(it, x.id)
+		for g := mask; g != 0; g &= g - 1 {
+			if x.out[bits.TrailingZeros64(g)].tx.full() {
+				x.txBlocked = true
+				return math.MaxInt64 // woken when the link takes an item
+			}
+		}
+		u.pop()
+		f.write(x, it, t)
+		for g := mask; g != 0; g &= g - 1 {
+			x.out[bits.TrailingZeros64(g)].tx.push(it)
+			x.txItems++
+			f.txTotal++
+		}
+		x.rrLocal = (src + 1) % f.nP
+		return t + 1
+	}
+	return wake
+}
+
+// needMask returns the other FPGAs that must receive an item of FPGA
+// home, as a bit set (see machine.needs): barriers go everywhere, an
+// update only where the filter says a neighbour lives.
+func (f *fastM) needMask(it fxItem, home int) uint64 {
+	all := uint64(1)<<f.nF - 1
+	all &^= 1 << home
+	if it.barrier || f.filter == nil {
+		return all
+	}
+	if f.nF <= 64 {
+		return f.filter.Row(it.v)[0] & all
+	}
+	var m uint64
+	for g := 0; g < f.nF; g++ {
+		if g != home && f.filter.Has(it.v, g) {
+			m |= 1 << g
+		}
+	}
+	return m
+}
+
+// write hands the item that x's crossbar writes into every local input
+// FIFO in cycle t to the PEs: an update to the PEs holding part of its
+// list (the others take it in closed form), a barrier marker to all.
+func (f *fastM) write(x *fxFPGA, it fxItem, t int64) {
+	m := x.writes
+	var take int64
+	if it.barrier {
+		take = never
+		for _, q := range f.pes[x.id*f.nP : (x.id+1)*f.nP] {
+			tb, last := f.fm.takeBarrier(q, t, x.lastW, m, it.halt, f.nPE)
+			take = max(take, tb)
+			if last && q.done {
+				f.finished++
+			}
+			if last && !q.done {
+				x.passed++
+				x.passedAt = max(x.passedAt, q.passedAt)
+				f.passedBarrier(q)
+			}
+		}
+		if x.passed == f.nP {
+			x.wake = min(x.wake, x.passedAt)
+		}
+		x.maxKey = never
+		for _, q := range f.pes[x.id*f.nP : (x.id+1)*f.nP] {
+			x.maxKey = max(x.maxKey, q.key())
+		}
+	} else {
+		take = max(t+1, x.maxKey+m)
+		u := it.v
+		base := int(u) * (f.nF + 1)
+		for i := f.runAt[base+x.id]; i < f.runAt[base+x.id+1]; i++ {
+			pe, nbrs, _ := f.layout.Run(int(i))
+			var keys []uint32
+			switch {
+			case f.byVertex:
+				keys = nbrs
+			case f.keys != nil:
+				keys = f.keys[f.runOff[i]:f.runOff[i+1]]
+			}
+			q := f.pes[pe]
+			f.fm.takeUpdate(q, t, m, len(nbrs), keys)
+			x.maxKey = max(x.maxKey, q.key())
+		}
+	}
+	x.takeRing[m%InFIFODepth] = take
+	x.writes++
+	x.lastW = t
+}
+
+// passedBarrier starts PE q's next round: its apply sweep began when
+// gather read the marker.
+func (f *fastM) passedBarrier(q *fastPE) {
+	if q.done {
+		return
+	}
+	f.queues[q.id] = f.started(q.round, q.id, q.members, q.applyAt, &f.p, &f.queues[q.id])
+	f.fill(q.id)
+}
+
+// stepLinks serialises items onto the links and delivers arrivals, with
+// the rules of stepLinks in machine.go. The token buckets fill every
+// cycle up to one item's worth; they are brought up to date when used.
+func (f *fastM) stepLinks() {
+	t, p := f.now, &f.p
+	if f.arriveAt <= t {
+		f.arriveAt = math.MaxInt64
+		for _, l := range f.links {
+			for !l.inflight.empty() && l.inflight.peek().at <= t {
+				l.rx.push(l.inflight.pop())
+				// The crossbar sees it in the next cycle.
+				x := f.fpgas[l.to]
+				x.wake = min(x.wake, t+1)
+			}
+			if !l.inflight.empty() {
+				f.arriveAt = min(f.arriveAt, l.inflight.peek().at)
+			}
+		}
+	}
+	start := int(t % int64(f.nF))
+	for _, src := range f.fpgas {
+		if src.txItems == 0 {
+			continue
+		}
+		src.ifTokens = fill(src.ifTokens, p.IfWordsPerCycle, f.cost, t-src.ifAt)
+		src.ifAt = t
+		for j, k := 0, start; j < f.nF; j, k = j+1, k+1 {
+			if k == f.nF {
+				k = 0
+			}
+			l := src.out[k]
+			if l == nil || l.tx.empty() {
+				continue
+			}
+			l.tokens = fill(l.tokens, p.PairWordsPerCycle, f.cost, t-l.tokAt)
+			l.tokAt = t
+			if l.tokens+1e-9 < f.cost || src.ifTokens+1e-9 < f.cost || l.inflight.len()+l.rx.len() >= l.rxCap {
+				continue
+			}
+			it := l.tx.pop()
+			src.txItems--
+			f.txTotal--
+			if src.txBlocked {
+				src.wake = min(src.wake, t+1)
+			}
+			it.at = t + int64(max(p.LinkLatency, 1))
+			l.inflight.push(it)
+			f.arriveAt = min(f.arriveAt, it.at)
+			l.tokens -= f.cost
+			src.ifTokens -= f.cost
+			l.words += f.cost
+		}
+	}
+}
+
+// fill returns a token bucket's level after d cycles of refills at rate
+// words per cycle, capped at one refill or one item, whichever is more.
+func fill(level, rate, cost float64, d int64) float64 {
+	if d <= 0 {
+		return level
+	}
+	c := max(rate, cost)
+	if d == 1 {
+		return min(level+rate, c)
+	}
+	return min(level+rate*float64(d), c)
+}
+
+// stuck describes a state in which nothing can ever move again: a bug of
+// the fast model, not of the design.
+func (f *fastM) stuck() error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "fast detail: nothing can move at cycle %d", f.now)
+	for _, x := range f.fpgas {
+		fmt.Fprintf(&b, "\n  FPGA %d: channel %d, %d writes", x.id, x.round, x.writes)
+	}
+	for _, q := range f.pes {
+		fmt.Fprintf(&b, "\n    PE %d: round %d, barriers %d, done %v, queue round %d pos %d/%d known %v", q.id, q.round, q.bcSeen, q.done,
+			f.queues[q.id].round, f.queues[q.id].pos, len(f.queues[q.id].sends), f.queues[q.id].known)
+	}
+	return fmt.Errorf("%s", b.String())
+}
+
+func (f *fastM) result(ref *kernel.Result) *Result {
+	var end int64
+	for _, q := range f.pes {
+		end = max(end, q.doneAt)
+	}
+	r := &Result{Arch: f.s.Arch, Mem: f.s.Mem, FPGAs: f.nF, PEs: f.nP, Cycles: end + 1, States: ref.States, Fields: ref.Fields}
+	f.steps(r)
+	for _, q := range f.pes {
+		r.PerPE = append(r.PerPE, fastStats(q.msgs, q.apply, q.stalls, q.words, q.doneAt, r.Cycles))
+	}
+	for _, l := range f.links {
+		u := 0.0
+		if f.p.PairWordsPerCycle > 0 {
+			u = l.words / float64(r.Cycles) / f.p.PairWordsPerCycle
+		}
+		r.Links = append(r.Links, LinkStats{From: l.from, To: l.to, Words: l.words, Utilisation: u})
 	}
 	return r
 }

@@ -154,8 +154,14 @@ type Result struct {
 	ModelTSys  float64 `json:"model_tsys"`
 	Efficiency float64 `json:"efficiency"`
 	// ResultSHA256 is the SHA-256 of the final states as `gravf-tui ref`
-	// writes them.
+	// writes them, and ResultOrder the order in which each vertex's
+	// messages were gathered: OrderReference (fast detail: the states are
+	// the reference engine's, so the hash is ref's) or OrderArrival (cycle
+	// detail: the machine's arrival order; integer gathers such as min and
+	// sums give ref's states all the same, f32 sums round differently, so
+	// PR's hash differs from ref's while its states agree within 1e-4).
 	ResultSHA256 string        `json:"result_sha256"`
+	ResultOrder  string        `json:"result_order"`
 	Wall         time.Duration `json:"-"`
 	WallSeconds  float64       `json:"wall_seconds"`
 	Params       Params        `json:"params"`
@@ -163,6 +169,12 @@ type Result struct {
 	States []uint64 `json:"-"`
 	Fields int      `json:"-"`
 }
+
+// Gather orders of Result.ResultOrder.
+const (
+	OrderReference = "reference"
+	OrderArrival   = "arrival"
+)
 
 // LinkStats is one direction of one FPGA pair.
 type LinkStats struct {
@@ -210,6 +222,11 @@ func Run(ctx context.Context, s *Setup) (*Result, error) {
 	if err := s.applyDefaults(); err != nil {
 		return nil, err
 	}
+	if s.Detail == Fast && (s.FPGAs > 64 || s.Arch == model.GraVF && s.PEs+s.FPGAs-1 > 64) {
+		// The fast models keep sets of FPGAs (and GraVF's crossbar inputs) in
+		// 64-bit words.
+		return nil, fmt.Errorf("fast detail simulates up to 64 FPGAs (GraVF: PEs per FPGA + FPGAs - 1 up to 64); %d x %d needs --detail cycle", s.FPGAs, s.PEs)
+	}
 	if err := kernel.EdgeData(s.Kernel, s.Graph); err != nil {
 		return nil, err
 	}
@@ -225,8 +242,15 @@ func Run(ctx context.Context, s *Setup) (*Result, error) {
 	start := time.Now()
 	var res *Result
 	switch {
+	case s.Detail == Fast && s.Arch == model.GraVFM:
+		f := newFastM(ctx, s, p)
+		ref, err := f.run(ctx)
+		if err != nil {
+			return nil, err
+		}
+		res = f.result(ref)
 	case s.Detail == Fast:
-		f := newFast(s, p)
+		f := newFastG(ctx, s, p)
 		ref, err := f.run(ctx)
 		if err != nil {
 			return nil, err
@@ -246,6 +270,10 @@ func Run(ctx context.Context, s *Setup) (*Result, error) {
 		res = m.result()
 	}
 	res.Detail, res.PE = s.Detail, s.PE
+	res.ResultOrder = OrderArrival
+	if s.Detail == Fast {
+		res.ResultOrder = OrderReference
+	}
 	res.Wall = time.Since(start)
 	res.WallSeconds = res.Wall.Seconds()
 	res.Params = p

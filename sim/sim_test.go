@@ -4,8 +4,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"math"
+	"runtime"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gravf-tui/gravf-tui/boards"
@@ -108,4 +112,89 @@ func worstRelative(want, got []uint64) float64 {
 		}
 	}
 	return worst
+}
+
+// TestFastFollowsCycle runs small skewed designs at both levels of detail:
+// fast detail follows the same items through the same units, so it agrees
+// with cycle detail within 1 % (to the cycle with edges in block RAM,
+// where it makes no approximation) for GraVF-M and GraVF, both memories
+// and both PE designs. The fidelity corpus (go test ./fidelity) does the
+// same on larger graphs.
+func TestFastFollowsCycle(t *testing.T) {
+	for _, c := range []struct {
+		k, spec string
+		nF, nP  int
+		arch    model.Arch
+		mem     model.MemKind
+		pe      sim.PEDesign
+	}{
+		{"pr", "rmat:scale=10,ef=16,seed=1,scramble=false", 4, 9, model.GraVFM, model.BRAM, sim.PEGenerated},
+		{"pr", "rmat:scale=10,ef=16,seed=1", 2, 4, model.GraVFM, model.OffChip, sim.PEGenerated},
+		{"wcc", "rmat:scale=10,ef=16,seed=1,scramble=false", 4, 4, model.GraVFM, model.BRAM, sim.PEPaper},
+		{"bfs", "rmat:scale=10,ef=16,seed=1", 1, 9, model.GraVFM, model.OffChip, sim.PEPaper},
+		{"sssp", "grid:rows=20,cols=20", 2, 2, model.GraVFM, model.BRAM, sim.PEGenerated},
+		{"wcc", "rmat:scale=10,ef=16,seed=1,scramble=false", 4, 4, model.GraVF, model.OffChip, sim.PEGenerated},
+		{"pr", "rmat:scale=9,ef=16,seed=1", 2, 3, model.GraVF, model.BRAM, sim.PEPaper},
+	} {
+		t.Run(fmt.Sprintf("%s/%s/%dx%d/%s/%s/%s", c.k, c.spec, c.nF, c.nP, c.arch, c.mem, c.pe), func(t *testing.T) {
+			fx := load(t, c.k, c.spec, graph.ReadOptions{})
+			var res [2]*sim.Result
+			for i, d := range []sim.Detail{sim.Cycle, sim.Fast} {
+				r, err := sim.Run(context.Background(), &sim.Setup{Board: board(t, "ac510"), Kernel: fx.k, Graph: fx.g, FPGAs: c.nF, PEs: c.nP,
+					Arch: c.arch, Mem: c.mem, PE: c.pe, Filter: true, Detail: d})
+				if err != nil {
+					t.Fatal(err)
+				}
+				res[i] = r
+			}
+			e := float64(res[1].Cycles)/float64(res[0].Cycles) - 1
+			t.Logf("cycle %d, fast %d (%+.3f %%)", res[0].Cycles, res[1].Cycles, 100*e)
+			if math.Abs(e) > 0.01 || (c.mem == model.BRAM && e != 0) {
+				t.Errorf("fast detail %+.3f %% off cycle detail", 100*e)
+			}
+			if res[1].Messages != res[0].Messages || res[1].Supersteps != res[0].Supersteps {
+				t.Errorf("fast: %d messages in %d supersteps, cycle: %d in %d", res[1].Messages, res[1].Supersteps, res[0].Messages, res[0].Supersteps)
+			}
+			if res[1].ResultOrder != sim.OrderReference || res[0].ResultOrder != sim.OrderArrival {
+				t.Errorf("result orders %q (fast), %q (cycle)", res[1].ResultOrder, res[0].ResultOrder)
+			}
+		})
+	}
+}
+
+// TestFastDeterministic: the reference engine runs on its own goroutine
+// ahead of the timing, whose result depends only on the senders' order:
+// one core or two give the same run.
+func TestFastDeterministic(t *testing.T) {
+	fx := load(t, "pr", "rmat:scale=10,ef=16,seed=1", graph.ReadOptions{})
+	var runs []*sim.Result
+	for _, procs := range []int{1, 2, 1} {
+		prev := runtime.GOMAXPROCS(procs)
+		r, err := sim.Run(context.Background(), &sim.Setup{Board: board(t, "ac510"), Kernel: fx.k, Graph: fx.g, FPGAs: 4, PEs: 4, Filter: true, Detail: sim.Fast})
+		runtime.GOMAXPROCS(prev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, r)
+	}
+	for _, r := range runs[1:] {
+		if r.Cycles != runs[0].Cycles || !slices.Equal(r.PerSuperstep, runs[0].PerSuperstep) || r.ResultSHA256 != runs[0].ResultSHA256 {
+			t.Fatalf("runs differ: %d and %d cycles", runs[0].Cycles, r.Cycles)
+		}
+	}
+}
+
+// TestFastLimits: the fast models keep sets of FPGAs and GraVF's crossbar
+// inputs in 64-bit words; a larger design says to use cycle detail.
+func TestFastLimits(t *testing.T) {
+	fx := load(t, "wcc", "uniform:v=200,d=4,seed=1", graph.ReadOptions{})
+	_, err := sim.Run(context.Background(), &sim.Setup{Board: board(t, "ac510"), Kernel: fx.k, Graph: fx.g, FPGAs: 2, PEs: 64,
+		Arch: model.GraVF, Filter: true, Detail: sim.Fast})
+	if err == nil || !strings.Contains(err.Error(), "--detail cycle") {
+		t.Fatalf("GraVF 2 x 64 at fast detail: %v", err)
+	}
+	if _, err := sim.Run(context.Background(), &sim.Setup{Board: board(t, "ac510"), Kernel: fx.k, Graph: fx.g, FPGAs: 2, PEs: 64,
+		Filter: true, Detail: sim.Fast}); err != nil {
+		t.Fatalf("GraVF-M 2 x 64 at fast detail: %v", err)
+	}
 }

@@ -264,8 +264,10 @@ func (c *cellBase) status() string {
 	switch {
 	case c.kind == explorer.KindNotes:
 		return ""
-	case c.job != nil:
+	case c.job != nil && c.job.running(c.self):
 		return th.running.Render("⟳ running")
+	case c.job != nil && !c.hasResult:
+		return th.dim.Render("◌ queued")
 	case bad:
 		return th.err.Render("✗ invalid input")
 	case c.hold != "":
@@ -292,8 +294,11 @@ func (c *cellBase) body(w int) []string {
 	if c.kind != explorer.KindNotes {
 		lines = append(lines, rule("", w, th))
 	}
-	if c.job != nil {
+	switch {
+	case c.job != nil && c.job.running(c.self):
 		lines = append(lines, c.job.view(c.sh, w)...)
+	case c.job != nil && !c.hasResult:
+		lines = append(lines, c.sh.th.dim.Render("◌ queued after "+c.job.current()))
 	}
 	if c.note != "" {
 		for _, l := range wrap(c.note, w) {

@@ -358,6 +358,11 @@ func TestSmallTerminals(t *testing.T) {
 	if a.focus != 1 {
 		t.Error("keys do not work in a small terminal")
 	}
+	press(a, "?")
+	if v := a.View(); !strings.Contains(v, "keys (? closes)") || len(strings.Split(v, "\n")) != 15 {
+		t.Errorf("the help at 60x15:\n%s", v)
+	}
+	press(a, "?")
 	a.Update(tea.WindowSizeMsg{Width: 39, Height: 30})
 	if v := a.View(); !strings.Contains(v, "terminal too small") || !strings.Contains(v, "39×30") {
 		t.Fatalf("no message at 39x30:\n%s", v)

@@ -253,7 +253,14 @@ func (a *App) jobMsg(msg tea.Msg) tea.Cmd {
 		if js == nil {
 			return nil
 		}
-		js.report(m, a.sh.now())
+		if js.report(m, a.sh.now()) {
+			// The cell before is done: its result (a dataset a model
+			// cell needed) shows at once.
+			for _, c := range a.cells {
+				c.base().refresh()
+			}
+			a.settle()
+		}
 		if m.target < len(js.targets) {
 			js.targets[m.target].base().touch()
 		}
@@ -291,6 +298,7 @@ func (a *App) jobMsg(msg tea.Msg) tea.Cmd {
 
 // stepDone records the end of one target of a job.
 func (a *App) stepDone(js *jobState, m stepDoneMsg) {
+	js.cur = max(js.cur, m.target+1)
 	t := js.targets[m.target].base()
 	if t.job == js {
 		t.job = nil

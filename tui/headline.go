@@ -110,6 +110,10 @@ func (a *App) headline() string {
 		if an.last != nil {
 			line += th.dim.Render(" · was " + explorer.TEPS(an.last.TSys) + ", " + an.last.Binding + " binding")
 		}
+	case an.mo == nil && an.last != nil:
+		// Typing has not paused yet, or an expensive cell above is stale.
+		line = " " + th.bold.Render("T_sys") + " " + th.stale.Render("◌ updating for the new inputs") +
+			th.dim.Render(" · was "+explorer.TEPS(an.last.TSys)+", "+an.last.Binding+" binding")
 	case an.mo == nil:
 		line = " " + th.bold.Render("T_sys") + " " + th.dim.Render("not evaluated yet")
 	default:

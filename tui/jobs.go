@@ -109,9 +109,11 @@ func startJob(id int, auto bool, targets []cellModel, plans []*explorer.Job, now
 	return js, listen(js.ch)
 }
 
-// report takes a progress message in.
-func (j *jobState) report(m progressMsg, now time.Time) {
-	if m.p.Cell != j.stepCell || m.target != j.cur {
+// report takes a progress message in; it reports whether the job went on
+// to another cell (the one before it is then done).
+func (j *jobState) report(m progressMsg, now time.Time) bool {
+	moved := m.p.Cell != j.stepCell || m.target != j.cur
+	if moved {
 		j.stepCell, j.stepStart = m.p.Cell, now
 		j.log = nil
 	}
@@ -126,6 +128,22 @@ func (j *jobState) report(m progressMsg, now time.Time) {
 		}
 	}
 	j.prog = m.p
+	return moved
+}
+
+// running reports whether the job works on cell c now (its current
+// target), rather than on a target before it.
+func (j *jobState) running(c cellModel) bool {
+	return j.cur < len(j.targets) && j.targets[j.cur] == c
+}
+
+// current names the cell the job works on now ("cell 6 (model)").
+func (j *jobState) current() string {
+	if j.cur >= len(j.targets) {
+		return "the job"
+	}
+	b := j.targets[j.cur].base()
+	return fmt.Sprintf("cell %d (%s)", b.index+1, b.kind)
 }
 
 // elapsed formats the time since the job started.

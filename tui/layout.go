@@ -260,8 +260,13 @@ func (a *App) bottomLines() []string {
 		}
 		lines = append(lines, truncate(st.Render(a.flash), a.width))
 	}
-	if a.showHelp && !a.compact() {
-		return append(lines, a.fullHelp()...)
+	if a.showHelp {
+		help := a.fullHelp()
+		// A small terminal keeps a few lines of the notebook above it.
+		if room := a.height - a.topRows() - len(lines) - 3; len(help) > room {
+			help = append(help[:max(1, room-1)], a.sh.th.dim.Render("… (a larger terminal shows every key)"))
+		}
+		return append(lines, help...)
 	}
 	return append(lines, truncate(a.help.ShortHelpView(a.shortKeys()), a.width))
 }

@@ -1,0 +1,280 @@
+package fidelity
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/gravf-tui/gravf-tui/boards"
+	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/kernel"
+	"github.com/gravf-tui/gravf-tui/model"
+	"github.com/gravf-tui/gravf-tui/samples"
+	"github.com/gravf-tui/gravf-tui/sim"
+)
+
+// The bounds the corpus is held to (issue 11): fast detail against cycle
+// detail in total cycles and in every superstep of at least StepMinCycles
+// cycles, and the model's prediction against cycle detail's throughput on
+// points that traverse at least ModelMinEdges edges.
+const (
+	FastTotalBound = 0.05
+	FastStepBound  = 0.10
+	StepMinCycles  = 1000
+	ModelBound     = 0.15
+	ModelMinEdges  = 100000
+)
+
+// Env is where a measurement finds what a point names.
+type Env struct {
+	// Datasets is the folder holding the public graph files.
+	Datasets string
+}
+
+// Measurement is one point measured at both levels of detail and by the
+// model.
+type Measurement struct {
+	Point    Point  `json:"point"`
+	Name     string `json:"name"`
+	Graph    string `json:"graph"` // the loaded graph's canonical name
+	Vertices int    `json:"vertices"`
+	Arcs     int64  `json:"arcs"`
+	Messages int64  `json:"messages"` // traversed edges
+	// Supersteps is the reference engine's superstep count.
+	Supersteps int `json:"supersteps"`
+
+	Cycle int64 `json:"cycle_cycles"`
+	Fast  int64 `json:"fast_cycles"`
+	// FastErr is fast/cycle - 1 in total cycles.
+	FastErr float64 `json:"fast_error"`
+	// StepsCompared counts the supersteps of at least StepMinCycles cycles
+	// (cycle detail); WorstStep is the one where fast detail is furthest
+	// off.
+	StepsCompared int       `json:"steps_compared"`
+	WorstStep     *StepDiff `json:"worst_step,omitempty"`
+	// CycleSteps and FastSteps are every superstep's cycles at both levels.
+	CycleSteps []int64 `json:"cycle_supersteps"`
+	FastSteps  []int64 `json:"fast_supersteps"`
+
+	CycleTEPS float64 `json:"cycle_teps"`
+	FastTEPS  float64 `json:"fast_teps"`
+	// TSys is the model's bound; Predicted its prediction (0 when the model
+	// has none) and ModelErr predicted/cycle - 1 in throughput.
+	TSys      float64 `json:"model_tsys"`
+	Predicted float64 `json:"model_predicted_teps"`
+	ModelErr  float64 `json:"model_error"`
+
+	CycleSeconds float64 `json:"cycle_wall_seconds"`
+	FastSeconds  float64 `json:"fast_wall_seconds"`
+}
+
+// StepDiff is one superstep at both levels of detail.
+type StepDiff struct {
+	Index int     `json:"superstep"`
+	Cycle int64   `json:"cycle_cycles"`
+	Fast  int64   `json:"fast_cycles"`
+	Err   float64 `json:"error"`
+}
+
+// ModelChecked reports whether the point is held to ModelBound.
+func (m *Measurement) ModelChecked() bool { return m.Predicted > 0 && m.Messages >= ModelMinEdges }
+
+// FastOK reports whether fast detail is within its bounds on this point.
+func (m *Measurement) FastOK() bool {
+	return math.Abs(m.FastErr) <= FastTotalBound && (m.WorstStep == nil || math.Abs(m.WorstStep.Err) <= FastStepBound)
+}
+
+// ModelOK reports whether the model's prediction is within its bound (or
+// the point is not held to it).
+func (m *Measurement) ModelOK() bool { return !m.ModelChecked() || math.Abs(m.ModelErr) <= ModelBound }
+
+// Measure loads the point's graph and kernel, runs the reference engine,
+// cycle detail, fast detail and the model's prediction, and compares them.
+func Measure(ctx context.Context, env Env, p Point) (*Measurement, error) {
+	in, err := load(env, p)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.Name(), err)
+	}
+	return in.measure(ctx)
+}
+
+// inputs is a point with its graph, kernel and board loaded.
+type inputs struct {
+	p     Point
+	board *boards.Board
+	k     *kernel.Kernel
+	g     *graph.Graph
+}
+
+func load(env Env, p Point) (*inputs, error) {
+	b, err := boards.Get(p.Board)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := samples.Kernel(p.Kernel)
+	if err != nil {
+		return nil, err
+	}
+	g, err := loadGraph(env, p, len(spec.Edge) > 0)
+	if err != nil {
+		return nil, err
+	}
+	params := map[string]string{}
+	for _, q := range spec.Params {
+		if q.Kind == kernel.ParamVertex {
+			// Traversals start at the first vertex of the input, under its
+			// own label (vertex 0 of a generated graph).
+			params[q.Name] = strconv.FormatUint(g.Label(0), 10)
+		}
+	}
+	k, err := spec.Bind(kernel.Env{Vertices: g.NumVertices(), Params: params, Lookup: g.Lookup})
+	if err != nil {
+		return nil, err
+	}
+	return &inputs{p: p, board: b, k: k, g: g}, nil
+}
+
+// loadGraph reads a dataset file (by name, from env.Datasets) or
+// generates a graph spec. Kernels with edge data get seeded random weights
+// in [1, 255] where the input has none.
+func loadGraph(env Env, p Point, weighted bool) (*graph.Graph, error) {
+	opt := graph.ReadOptions{Weighted: weighted, Directed: p.Directed}
+	if weighted {
+		opt.RandomWeights, opt.Seed = 255, 1
+	}
+	spec := p.Graph
+	if p.Dataset {
+		if env.Datasets == "" {
+			return nil, errors.New("no dataset folder (set GRAVF_DATASETS or --datasets)")
+		}
+		spec = "file:" + filepath.Join(env.Datasets, p.Graph)
+		opt.Format = p.Format
+	}
+	return graph.Load(spec, opt)
+}
+
+func (in *inputs) setup(d sim.Detail) *sim.Setup {
+	p := in.p
+	return &sim.Setup{Board: in.board, Kernel: in.k, Graph: in.g, FPGAs: p.FPGAs, PEs: p.PEs, Arch: p.Arch, Mem: p.Mem, PE: p.PE,
+		Partitioner: graph.Greedy, Filter: true, Detail: d}
+}
+
+func (in *inputs) measure(ctx context.Context) (*Measurement, error) {
+	p := in.p
+	ref, err := kernel.Run(ctx, in.k, in.g, kernel.RunOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("%s: reference: %w", p.Name(), err)
+	}
+	var res [2]*sim.Result
+	var wall [2]float64
+	for i, d := range []sim.Detail{sim.Cycle, sim.Fast} {
+		start := time.Now()
+		r, err := sim.Run(ctx, in.setup(d))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s detail: %w", p.Name(), d, err)
+		}
+		res[i], wall[i] = r, time.Since(start).Seconds()
+	}
+	cyc, fast := res[0], res[1]
+	m := &Measurement{Point: p, Name: p.Name(), Graph: in.g.Name, Vertices: in.g.NumVertices(), Arcs: int64(in.g.NumArcs()),
+		Messages: cyc.Messages, Supersteps: len(ref.Supersteps), Cycle: cyc.Cycles, Fast: fast.Cycles,
+		FastErr: rel(float64(fast.Cycles), float64(cyc.Cycles)), CycleTEPS: cyc.TEPS, FastTEPS: fast.TEPS, TSys: cyc.ModelTSys,
+		CycleSeconds: wall[0], FastSeconds: wall[1]}
+	if fast.Messages != cyc.Messages {
+		return nil, fmt.Errorf("%s: fast detail counts %d messages, cycle detail %d", p.Name(), fast.Messages, cyc.Messages)
+	}
+	if math.IsInf(m.TSys, 0) || math.IsNaN(m.TSys) {
+		m.TSys = 0 // no limit binds (JSON has no infinity)
+	}
+	m.compareSteps(cyc.PerSuperstep, fast.PerSuperstep)
+	for _, st := range cyc.PerSuperstep {
+		m.CycleSteps = append(m.CycleSteps, st.Cycles)
+	}
+	for _, st := range fast.PerSuperstep {
+		m.FastSteps = append(m.FastSteps, st.Cycles)
+	}
+	if pr, ok, err := in.predict(ref.Supersteps); err != nil {
+		return nil, fmt.Errorf("%s: model: %w", p.Name(), err)
+	} else if ok && cyc.TEPS > 0 {
+		m.Predicted = pr
+		m.ModelErr = rel(pr, cyc.TEPS)
+	}
+	return m, nil
+}
+
+// compareSteps finds the superstep of at least StepMinCycles cycles (at
+// cycle detail) where fast detail is furthest off.
+func (m *Measurement) compareSteps(cyc, fast []sim.Superstep) {
+	for i := 0; i < len(cyc) && i < len(fast); i++ {
+		c := cyc[i].Cycles
+		if c < StepMinCycles {
+			continue
+		}
+		m.StepsCompared++
+		d := StepDiff{Index: cyc[i].Index, Cycle: c, Fast: fast[i].Cycles, Err: rel(float64(fast[i].Cycles), float64(c))}
+		if m.WorstStep == nil || math.Abs(d.Err) > math.Abs(m.WorstStep.Err) {
+			m.WorstStep = &d
+		}
+	}
+}
+
+// predict is the model's prediction for the simulated design, computed as
+// the model cell computes it (explorer's EvaluateModel): the platform from
+// the board, the workload with the PE design's cycles per edge and the
+// reference engine's supersteps, the design point evaluated, then
+// model.Predict. The simulator may run any nP, so the platform's nP limit
+// is lifted, as the simulator's own model comparison does.
+func (in *inputs) predict(steps []kernel.Superstep) (float64, bool, error) {
+	p := in.p
+	plat, err := model.FromBoardKernel(in.board, "", in.k.Spec.PECost)
+	if err != nil {
+		return 0, false, err
+	}
+	plat.MaxPEs = 0
+	cpe, src := plat.CPEFor(in.k.Spec.Name, p.PE)
+	w := model.NewWorkload(in.k, in.g, cpe, src, steps)
+	r, err := model.Evaluate(plat, w, model.Config{FPGAs: p.FPGAs, PEs: p.PEs, Arch: p.Arch, Mem: p.Mem, Filter: true})
+	if err != nil && !errors.Is(err, model.ErrCapacity) {
+		return 0, false, err
+	}
+	pr, ok := model.Predict(plat, w, r)
+	if !ok {
+		return 0, false, nil
+	}
+	return pr.TEPS, true, nil
+}
+
+func rel(got, want float64) float64 {
+	if want == 0 {
+		return 0
+	}
+	return got/want - 1
+}
+
+// DatasetDir returns the dataset folder: $GRAVF_DATASETS, else the first
+// "shared/datasets" found beside the working directory or one of its
+// parents, else "".
+func DatasetDir() string {
+	if d := os.Getenv("GRAVF_DATASETS"); d != "" {
+		return d
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for d := wd; ; d = filepath.Dir(d) {
+		for _, c := range []string{filepath.Join(d, "shared", "datasets"), filepath.Join(d, "..", "shared", "datasets")} {
+			if st, err := os.Stat(c); err == nil && st.IsDir() {
+				return c
+			}
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}

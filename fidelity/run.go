@@ -1,0 +1,73 @@
+package fidelity
+
+import (
+	"context"
+	"runtime"
+	"sync"
+)
+
+// Progress reports one finished point of a run; Done counts the points
+// finished so far, in any order.
+type Progress struct {
+	Done, Total int
+	Measurement *Measurement
+	Err         error
+}
+
+// Run measures the points with a pool of workers (GOMAXPROCS when workers
+// < 1): the points are independent simulations. The measurements come
+// back in the order of points whatever the order they finish in; a point
+// that fails stops the run with its error (the others already running
+// finish first).
+func Run(ctx context.Context, env Env, points []Point, workers int, progress func(Progress)) ([]*Measurement, error) {
+	if workers < 1 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	parent := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	out := make([]*Measurement, len(points))
+	errs := make([]error, len(points))
+	next := make(chan int)
+	var mu sync.Mutex
+	done := 0
+	var wg sync.WaitGroup
+	for w := 0; w < min(workers, max(len(points), 1)); w++ {
+		wg.Go(func() {
+			for i := range next {
+				m, err := Measure(ctx, env, points[i])
+				mu.Lock()
+				out[i], errs[i] = m, err
+				done++
+				if progress != nil {
+					progress(Progress{Done: done, Total: len(points), Measurement: m, Err: err})
+				}
+				mu.Unlock()
+				if err != nil {
+					cancel()
+				}
+			}
+		})
+	}
+feed:
+	for i := range points {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, m := range out {
+		if m == nil {
+			return nil, parent.Err() // cancelled before every point was fed
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,207 @@
+package sim
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// refPipe is the message FIFO and gather unit stepped message by message
+// with the recurrences msgPipe's closed forms stand for: scatter writes
+// entry k at max(its own next cycle, the read of entry k-cap); gather
+// reads it at max(the cycle after the previous read, vis after the write,
+// hold after the last read of the same key).
+type refPipe struct {
+	cap         int
+	vis, hold   int64
+	reads       []int64
+	gFree, last int64
+	keyFree     map[uint32]int64
+	stalls      int64
+}
+
+func (r *refPipe) emit(start int64, keys []uint32) (first, last int64) {
+	e := start - 1
+	for i, k := range keys {
+		free := int64(never)
+		if n := len(r.reads); n >= r.cap {
+			free = r.reads[n-r.cap]
+		}
+		e = max(e+1, free)
+		if i == 0 {
+			first = e
+		}
+		g := max(r.gFree, e+r.vis)
+		if r.hold > 1 {
+			if f, ok := r.keyFree[k]; ok && f > g {
+				r.stalls += f - g
+				g = f
+			}
+			r.keyFree[k] = g + r.hold
+		}
+		r.reads = append(r.reads, g)
+		r.gFree, r.last = g+1, g
+	}
+	return first, e
+}
+
+// TestMsgPipeMatchesRecurrence drives msgPipe and the message-by-message
+// recurrence with the same random lists (distinct keys within a list for
+// the exact detector, repeating slots for the aliased one, gaps and
+// bursts, apply sweeps that hold gather back) and compares every write
+// and read.
+func TestMsgPipeMatchesRecurrence(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		hz    hazard
+		sl    int
+		slots int
+	}{
+		{"no detector", hazard{exact: true, hold: 1}, 0, 0},
+		{"exact hold 6", hazard{exact: true, hold: 6}, 2, 0},
+		{"exact hold 9", hazard{exact: true, hold: 9}, 1, 0},
+		{"exact hold 12 (per key)", hazard{exact: true, hold: 12}, 0, 0},
+		{"aliased hold 2", hazard{hold: 2}, 0, 32},
+		{"aliased hold 7", hazard{hold: 7}, 3, 8},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := rand.New(rand.NewPCG(1, uint64(tc.hz.hold)))
+			p := &Params{ScatterLatency: tc.sl}
+			mp := newMsgPipe(p, tc.hz, 4096)
+			ref := &refPipe{cap: MsgFIFODepth + tc.sl, vis: int64(max(tc.sl, 1)), hold: tc.hz.hold, keyFree: map[uint32]int64{}, last: never}
+			start := int64(0)
+			for list := 0; list < 3000; list++ {
+				n := 1 + r.IntN(4)
+				if r.IntN(10) == 0 {
+					n = 1 + r.IntN(40)
+				}
+				keys := make([]uint32, n)
+				seen := map[uint32]bool{}
+				for i := range keys {
+					for {
+						k := uint32(r.IntN(max(12, 2*n))) // few keys: many hazards
+						if tc.slots > 0 {
+							k %= uint32(tc.slots)
+						}
+						if tc.slots > 0 || !seen[k] {
+							keys[i], seen[k] = k, true
+							break
+						}
+					}
+				}
+				if tc.slots == 0 && tc.hz.exact {
+					// The exact detector sees vertex ids, sorted in a list.
+					sortKeys(keys)
+				}
+				if r.IntN(50) == 0 {
+					// An apply sweep holds gather back.
+					sweep := ref.gFree + int64(r.IntN(200))
+					mp.gFree, ref.gFree = sweep, sweep
+				}
+				start += int64(r.IntN(6))
+				var k []uint32
+				if mp.detect {
+					k = keys
+				}
+				f1, l1 := mp.emit(start, n, k, 0)
+				f2, l2 := ref.emit(start, keys)
+				if f1 != f2 || l1 != l2 || mp.gFree != ref.gFree || mp.lastMsg != ref.last {
+					t.Fatalf("list %d (%v from %d): writes %d..%d, reference %d..%d; gather free %d, reference %d", list, keys, start, f1, l1, f2, l2, mp.gFree, ref.gFree)
+				}
+				start = l1 + 1
+			}
+			if mp.stalls != ref.stalls {
+				t.Errorf("stalls %d, reference %d", mp.stalls, ref.stalls)
+			}
+			t.Logf("%d messages, %d stall cycles", len(ref.reads), ref.stalls)
+		})
+	}
+}
+
+func sortKeys(k []uint32) {
+	for i := 1; i < len(k); i++ {
+		for j := i; j > 0 && k[j] < k[j-1]; j-- {
+			k[j], k[j-1] = k[j-1], k[j]
+		}
+	}
+}
+
+// TestTakeAtClosedForm: the lookup stage takes a run of updates with
+// empty lists one per cycle, none before the cycle after its write; takeAt
+// gives the same cycle as taking them one by one.
+func TestTakeAtClosedForm(t *testing.T) {
+	r := rand.New(rand.NewPCG(2, 2))
+	for trial := 0; trial < 200; trial++ {
+		q := &fastPE{lastT: int64(r.IntN(100)), lastIdx: int64(r.IntN(10)), release: int64(r.IntN(200))}
+		a := q.lastT - int64(r.IntN(20))
+		prev := max(q.lastT+1, q.release) - 1 // so that the first empty update needs release
+		for m := q.lastIdx + 1; m < q.lastIdx+40; m++ {
+			a += int64(1 + r.IntN(3))
+			step := max(a+1, prev+1)
+			if m == q.lastIdx+1 {
+				step = max(a+1, q.lastT+1, q.release)
+			}
+			if got := q.takeAt(a, m); got != step {
+				t.Fatalf("trial %d, update %d written at %d: takeAt %d, one by one %d", trial, m, a, got, step)
+			}
+			prev = step
+		}
+	}
+}
+
+// TestMemArbiter: the bucket grants floor(r) words per cycle for r >= 1
+// and one word every ceil(1/r) cycles for r < 1, whatever order the
+// requests come in.
+func TestMemArbiter(t *testing.T) {
+	for _, rate := range []float64{7.77, 2.5, 1, 0.72, 0.3} {
+		a := newMemArbiter(rate, 9)
+		r := rand.New(rand.NewPCG(3, 3))
+		per := map[int64]int{}
+		for i := 0; i < 3000; i++ {
+			c := a.grant(int64(r.IntN(200)))
+			per[c]++
+		}
+		var cycles []int64
+		for c, n := range per {
+			cycles = append(cycles, c)
+			if limit := max(int(rate), 1); n > limit {
+				t.Errorf("rate %.2f: cycle %d grants %d words (limit %d)", rate, c, n, limit)
+			}
+		}
+		if rate < 1 {
+			sortCycles(cycles)
+			gap := int64(1 / rate)
+			if float64(gap) < 1/rate {
+				gap++
+			}
+			for i := 1; i < len(cycles); i++ {
+				if cycles[i]-cycles[i-1] < gap {
+					t.Errorf("rate %.2f: grants in cycles %d and %d", rate, cycles[i-1], cycles[i])
+					break
+				}
+			}
+		}
+		// Saturated, the grants take as many cycles as the bucket's rate needs.
+		last := int64(0)
+		for c := range per {
+			last = max(last, c)
+		}
+		want := float64(3000) / max(float64(int(rate)), 1)
+		if rate < 1 {
+			want = 3000 * float64(int64(1/rate+0.999999))
+		}
+		if got := float64(last); got < want*0.95 || got > want*1.1 {
+			t.Errorf("rate %.2f: 3000 words end in cycle %d, want about %.0f", rate, last, want)
+		}
+	}
+	if newMemArbiter(10, 9) != nil {
+		t.Error("a memory that serves every PE every cycle needs no arbiter")
+	}
+}
+
+func sortCycles(c []int64) {
+	for i := 1; i < len(c); i++ {
+		for j := i; j > 0 && c[j] < c[j-1]; j-- {
+			c[j], c[j-1] = c[j-1], c[j]
+		}
+	}
+}

@@ -1,0 +1,190 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/kernel"
+)
+
+// fastRounds is what both fast models keep of the reference engine's
+// supersteps: each round's senders bucketed by PE in local order (every PE
+// sweeps its vertices in that order), how many rounds have arrived, and
+// per round the count of senders and messages and the cycle the first PE
+// began its apply sweep.
+type fastRounds struct {
+	part     *graph.Partition
+	g        *graph.Graph
+	senders  map[int][][]uint32
+	known    int
+	starts   []int64
+	active   []int64
+	messages []int64
+	finished int // PEs that have terminated
+}
+
+func newFastRounds(s *Setup) fastRounds {
+	return fastRounds{part: s.partition, g: s.Graph, senders: map[int][][]uint32{}, starts: []int64{0}}
+}
+
+// add stores round r's senders (ascending ids, so each PE's are in local
+// order) and forgets rounds no PE can still need.
+func (fr *fastRounds) add(r int, senders []uint32) {
+	byPE := make([][]uint32, len(fr.part.Members))
+	var msgs int64
+	for _, u := range senders {
+		q := fr.part.PE[u]
+		byPE[q] = append(byPE[q], u)
+		msgs += int64(fr.g.OutDegree(u))
+	}
+	fr.senders[r] = byPE
+	fr.known = r + 1
+	fr.active = append(fr.active, int64(len(senders)))
+	fr.messages = append(fr.messages, msgs)
+	for k := range fr.senders {
+		if k < r-2 {
+			delete(fr.senders, k)
+		}
+	}
+}
+
+// fill gives the update queue of PE pe its round's senders once they have
+// arrived; it reports whether the queue has them.
+func (fr *fastRounds) fill(u *fxQueue, pe int) bool {
+	if u.known {
+		return true
+	}
+	byPE, ok := fr.senders[u.round]
+	if !ok {
+		return false
+	}
+	u.known, u.sends, u.pos = true, byPE[pe], 0
+	u.local = u.local[:0]
+	for _, v := range u.sends {
+		u.local = append(u.local, fr.part.Local[v])
+	}
+	u.setHead()
+	return true
+}
+
+// started records that a PE began round r's apply sweep in cycle at, and
+// returns the PE's update queue for the round (ready once filled).
+func (fr *fastRounds) started(r, pe, members int, at int64, p *Params, old *fxQueue) fxQueue {
+	for len(fr.starts) <= r {
+		fr.starts = append(fr.starts, math.MaxInt64)
+	}
+	fr.starts[r] = min(fr.starts[r], at)
+	return fxQueue{round: r, applyAt: at, barrier: true, members: members, al: int64(p.ApplyLatency), pe: pe, local: old.local}
+}
+
+// firstQueue is PE pe's update queue for round 0, whose sweep starts in
+// cycle 0.
+func firstQueue(pe, members int, p *Params) fxQueue {
+	return fxQueue{round: 0, applyAt: -1, barrier: true, members: members, al: int64(p.ApplyLatency), pe: pe}
+}
+
+// steps lists the supersteps of a fast run of the given cycles: superstep
+// i starts with the first PE's apply sweep of round i and lasts until the
+// next starts (the last until the end of the run).
+func (fr *fastRounds) steps(r *Result) {
+	for i := range fr.active {
+		st := Superstep{Index: i, Active: fr.active[i], Messages: fr.messages[i], Start: r.Cycles}
+		if i < len(fr.starts) {
+			st.Start = min(fr.starts[i], r.Cycles)
+		}
+		r.PerSuperstep = append(r.PerSuperstep, st)
+		r.Messages += st.Messages
+	}
+	for i := range r.PerSuperstep {
+		end := r.Cycles
+		if i+1 < len(r.PerSuperstep) {
+			end = r.PerSuperstep[i+1].Start
+		}
+		r.PerSuperstep[i].Cycles = end - r.PerSuperstep[i].Start
+	}
+	r.Supersteps = len(r.PerSuperstep)
+}
+
+// runReference runs the reference engine on its own goroutine, a superstep
+// or two ahead of the timing, which step consumes in order (its first
+// error stops the engine); the timing depends only on that order, so a
+// run is the same on one core or two. finish runs after the last
+// superstep.
+func runReference(ctx context.Context, s *Setup, step func(r int, senders []uint32) error, finish func() error) (*kernel.Result, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type round struct {
+		r       int
+		senders []uint32
+	}
+	rounds := make(chan round, 2)
+	type outcome struct {
+		ref *kernel.Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		ref, err := kernel.Run(ctx, s.Kernel, s.Graph, kernel.RunOptions{Senders: func(r int, senders []uint32) {
+			select {
+			case rounds <- round{r, slices.Clone(senders)}:
+			case <-ctx.Done():
+			}
+		}})
+		close(rounds)
+		done <- outcome{ref, err}
+	}()
+	var stepErr error
+	for rd := range rounds {
+		if stepErr == nil {
+			if stepErr = step(rd.r, rd.senders); stepErr != nil {
+				cancel() // the engine stops at its next superstep
+			}
+		}
+	}
+	out := <-done
+	switch {
+	case stepErr != nil:
+		return nil, stepErr
+	case out.err != nil:
+		return nil, out.err
+	}
+	if err := finish(); err != nil {
+		return nil, err
+	}
+	return out.ref, nil
+}
+
+// allDone reports whether every PE has terminated.
+func (fr *fastRounds) allDone() bool { return fr.finished == len(fr.part.Members) }
+
+// check is what both fast models do on every step of their loops: stop
+// at the cycle limit, and every 65,536 steps look for cancellation and
+// report progress.
+func (fr *fastRounds) check(ctx context.Context, s *Setup, iter int, now int64) error {
+	if iter&0xFFFF == 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if s.Progress != nil {
+			s.Progress(Progress{Cycle: now, Superstep: len(fr.starts) - 1})
+		}
+	}
+	if s.MaxCycles > 0 && now >= s.MaxCycles {
+		return fmt.Errorf("stopped at the cycle limit %d in superstep %d", s.MaxCycles, len(fr.starts)-1)
+	}
+	return nil
+}
+
+// fastStats is a PE's cycle breakdown at fast detail: the causes it
+// follows (busy, apply, hazard), the cycles after it terminated, and the
+// rest as waiting on barriers.
+func fastStats(msgs, apply, stalls, words, doneAt, cycles int64) PEStats {
+	st := PEStats{Busy: msgs, Messages: msgs, Apply: apply, Hazard: stalls, MemWords: words, Done: cycles - 1 - doneAt}
+	if used := st.Apply + st.Busy + st.Hazard + st.Done; used < cycles {
+		st.Barrier = cycles - used
+	}
+	return st
+}
