@@ -1,9 +1,10 @@
 package kernel
 
 import (
-	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/gravf-tui/gravf-tui/internal/testenv"
 )
 
 // hostileSpec puts an expression into the apply program of a valid spec.
@@ -37,15 +38,12 @@ func TestHostileExpressions(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			src := hostileSpec(tc.expr)
-			var before, after runtime.MemStats
-			runtime.GC()
-			runtime.ReadMemStats(&before)
-			_, err := Parse("k.toml", []byte(src))
-			runtime.ReadMemStats(&after)
+			var err error
+			perByte := testenv.AllocatedPerByte(len(src), func() { _, err = Parse("k.toml", []byte(src)) })
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "k.toml:17:") {
 				t.Fatalf("error %.200v, want k.toml:17:...: %s", err, tc.want)
 			}
-			if perByte := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(src)); perByte > 500 {
+			if perByte > 500 {
 				t.Errorf("%.0f bytes allocated per input byte", perByte)
 			}
 		})

@@ -444,6 +444,10 @@ func validDatetime(k unstable.Kind, s string) bool {
 			}
 		}
 	}
+	// Go's layout reads an hour of one digit; TOML's hour has two.
+	if len(clock) < 5 || clock[2] != ':' {
+		return false
+	}
 	if len(clock) == 5 {
 		clock += ":00"
 	}
