@@ -44,5 +44,6 @@ which limit binds, simulate the architecture, and export synthesizable RTL.`,
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(newKernelsCmd(), newRefCmd(), newGraphCmd(), newModelCmd(), newBoardsCmd(), newSimCmd(), newExportCmd(), newTraceCmd(), newRunCmd(), newExploreCmd(), newValidateCmd())
+	registerCompletions(root)
 	return root
 }
