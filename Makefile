@@ -7,12 +7,18 @@
 #   make fidelity
 #               fast detail and the model against cycle detail on the whole
 #               fidelity corpus, outside CI (docs/FIDELITY.md).
+#   make bench  every engine against its peer (Verilator, scipy, numpy, the
+#               disk) in one run, the table of docs/PERFORMANCE.md; outside
+#               CI. make bench-go runs the Go benchmarks (regressions).
 
 GO       ?= go
-TOOLS    := iverilog verilator yosys gpmetis tclsh
-PACKAGES := iverilog verilator yosys metis tcl
+TOOLS    := iverilog verilator yosys gpmetis tclsh g++
+PACKAGES := iverilog verilator yosys metis tcl g++ libxrt-dev
+# Files the tests need besides programs: XRT's headers, for the Vitis
+# export's host program (make host).
+FILES    := /usr/include/xrt/xrt/xrt_device.h
 
-.PHONY: test tools vet staticcheck bench fuzz build check-large fidelity
+.PHONY: test tools vet staticcheck bench bench-go bench-tools fuzz build check-large fidelity
 
 build:
 	$(GO) build -o gravf-tui ./cmd/gravf-tui
@@ -45,6 +51,7 @@ fidelity: build
 tools:
 	@missing=""; \
 	for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
+	for f in $(FILES); do test -e $$f || missing="$$missing $$f"; done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "installing $(PACKAGES) (missing:$$missing)"; \
@@ -61,7 +68,29 @@ vet:
 staticcheck:
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 
-bench:
+# bench measures our engines next to their peers, timed alternately in one
+# run (gravf-tui bench --help); BENCHFLAGS selects groups, for example
+# BENCHFLAGS='--only ref,model'. It prints the markdown table of
+# docs/PERFORMANCE.md and keeps the JSON report in out/bench.json.
+BENCHFLAGS ?=
+bench: build bench-tools
+	mkdir -p out
+	nice ./gravf-tui bench --json $(BENCHFLAGS) > out/bench.json
+	./gravf-tui bench --from out/bench.json --markdown | tee out/bench.md
+
+# bench-tools installs the peers when root on Debian: Verilator (see tools)
+# and the system python3 with numpy and scipy.
+bench-tools: tools
+	@if ! /usr/bin/python3 -c 'import numpy, scipy' >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing python3-scipy"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-scipy >/dev/null; \
+	  else \
+	    echo "warning: /usr/bin/python3 lacks numpy or scipy; install the Debian package python3-scipy"; \
+	  fi; \
+	fi
+
+bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 # fuzz runs every fuzz target for FUZZTIME each.

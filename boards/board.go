@@ -32,8 +32,22 @@ type Board struct {
 	// PriceUSD is the approximate list price of one FPGA board, the cost
 	// axis of Pareto fronts; 0 means unknown.
 	PriceUSD float64 `toml:"price_usd" json:"price_usd" check:"[0,1e9]" doc:"USD per FPGA board, 0 = unknown"`
-	// ClockMHz is f_clk of the GraVF-M design on this board.
+	// ClockMHz is f_clk of the GraVF-M design on this board, the clock the
+	// model and the simulator use. The built-in boards set it to the clock
+	// published designs of this kind closed at, where one is known.
 	ClockMHz float64 `toml:"clock_mhz" json:"clock_mhz" check:"required,(0,2000]" doc:"f_clk of the design" board:"set"`
+	// ClockMaxMHz is the fastest clock the part or platform offers a
+	// design (its data sheet or platform guide); 0 means not stated.
+	ClockMaxMHz float64 `toml:"clock_max_mhz" json:"clock_max_mhz" check:"[0,2000]" doc:"the platform's fastest design clock, 0 = not stated"`
+	// PublishedClockMHz is the clock that published designs of this kind
+	// (graph accelerators on this board) closed timing at; a clock above
+	// it draws a warning. 0 means none is known.
+	PublishedClockMHz float64 `toml:"published_clock_mhz" json:"published_clock_mhz" check:"[0,2000]" doc:"the clock published designs closed at, 0 = none known"`
+	// PublishedClockSource names those designs and where they say so.
+	PublishedClockSource string `toml:"published_clock_source" json:"published_clock_source,omitempty" doc:"the designs behind published_clock_mhz"`
+	// Retired says when and why the platform stopped being offered; the
+	// board stays usable, with a warning.
+	Retired string `toml:"retired" json:"retired,omitempty" doc:"when the platform was retired"`
 	// MaxFPGAs is the largest number of FPGAs the platform has; the
 	// optimiser never picks more.
 	MaxFPGAs int `toml:"max_fpgas" json:"max_fpgas" check:"required,[1,4096]" doc:"largest number of FPGAs" board:"set"`
@@ -184,6 +198,23 @@ type PE struct {
 
 // ClockHz returns f_clk in Hz, the unit of L_PE = nF * nP * f_clk / CPE.
 func (b *Board) ClockHz() float64 { return b.ClockMHz * 1e6 }
+
+// Warnings are what a user should know before trusting figures for this
+// board: a clock above the platform's maximum or above the one published
+// designs of this kind closed at, and a retired platform.
+func (b *Board) Warnings() []string {
+	var w []string
+	if b.ClockMaxMHz > 0 && b.ClockMHz > b.ClockMaxMHz {
+		w = append(w, fmt.Sprintf("%s: f_clk %s MHz is above the %s MHz the platform offers a design", b.Name, fmtNum(b.ClockMHz), fmtNum(b.ClockMaxMHz)))
+	} else if b.PublishedClockMHz > 0 && b.ClockMHz > b.PublishedClockMHz {
+		w = append(w, fmt.Sprintf("%s: f_clk %s MHz is above the %s MHz that published designs of this kind closed timing at (%s): the figures assume a clock that may not close",
+			b.Name, fmtNum(b.ClockMHz), fmtNum(b.PublishedClockMHz), b.PublishedClockSource))
+	}
+	if b.Retired != "" {
+		w = append(w, fmt.Sprintf("%s is retired: %s", b.Name, b.Retired))
+	}
+	return w
+}
 
 // PeakBitsPerSecond returns the memory's peak bandwidth per FPGA in bit/s.
 func (m *Memory) PeakBitsPerSecond() float64 { return m.PeakGiBs * GiB * 8 }

@@ -21,7 +21,7 @@ func gibs(bitsPerSecond float64) float64 { return bitsPerSecond / 8 / GiB }
 
 func TestNames(t *testing.T) {
 	names := Names()
-	want := []string{"ac510", "f1", "u250", "u280"}
+	want := []string{"ac510", "f1", "f2", "u250", "u280", "u55c"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("Names() = %v, want %v", names, want)
 	}
@@ -45,9 +45,11 @@ func TestEmbeddedBoards(t *testing.T) {
 	}
 	tests := map[string]fig{
 		"ac510": {"xcku060-ffva1156-2-e", "xcu", 331680, 663360, 1080, 0, 2760, 187.5, 4, "direct", "hmc", 21.7, 8.1, 128, 9, 4, 5.85, 9},
-		"u250":  {"xcu250-figd2104-2L-e", "xcup", 1728000, 3456000, 2688, 1280, 12288, 300, 8, "switch", "ddr4", 71.71, 0, 512, 4, 64, 23.28, 56},
-		"u280":  {"xcu280-fsvh2892-2L-e", "xcup", 1303680, 2607360, 2016, 960, 9024, 300, 8, "switch", "hbm", 428.4, 395.8, 256, 32, 8, 23.28, 42},
+		"u250":  {"xcu250-figd2104-2L-e", "xcup", 1728000, 3456000, 2688, 1280, 12288, 250, 8, "switch", "ddr4", 71.71, 0, 512, 4, 64, 23.28, 56},
+		"u280":  {"xcu280-fsvh2892-2L-e", "xcup", 1303680, 2607360, 2016, 960, 9024, 225, 8, "switch", "hbm", 428.4, 395.8, 256, 32, 8, 23.28, 42},
+		"u55c":  {"xcu55c-fsvh2892-2L-e", "xcup", 1303680, 2607360, 2016, 960, 9024, 225, 8, "switch", "hbm", 428.4, 0, 256, 32, 16, 23.28, 42},
 		"f1":    {"xcvu9p-flgb2104-2-i", "xcup", 1182240, 2364480, 2160, 960, 6840, 250, 8, "hierarchical", "ddr4", 59.6, 0, 512, 4, 64, 11.18, 45},
+		"f2":    {"xcvu47p-fsvh2892-2-e", "xcup", 1303680, 2607360, 2016, 960, 9024, 250, 8, "switch", "hbm", 428.4, 0, 256, 32, 16, 14.67, 42},
 	}
 	for _, name := range Names() {
 		t.Run(name, func(t *testing.T) {
@@ -112,6 +114,10 @@ func TestDatasheetConversions(t *testing.T) {
 		{"u250", "interface", 23.28, 2 * 100e9 / 8},
 		{"u280", "interface", 23.28, 2 * 100e9 / 8},
 		{"f1", "interface", 11.18, 12e9},
+		{"u55c", "hbm", 428.4, 460e9},
+		{"f2", "hbm", 428.4, 460e9},
+		{"f2", "ddr4", 14.9, 512 / 8 * 250e6},
+		{"f2", "interface", 14.67, 8 * 16e9 * 128 / 130 / 8},
 	}
 	for _, tc := range tests {
 		b, err := Get(tc.board)
@@ -131,6 +137,42 @@ func TestDatasheetConversions(t *testing.T) {
 		if want := tc.bytesPerSec / GiB; !near(got, want, 0.001) {
 			t.Errorf("%s %s: %v GiB/s, want %.4f (%g B/s)", tc.board, tc.what, got, want, tc.bytesPerSec)
 		}
+	}
+}
+
+// TestClocks holds every built-in board to the clocks it documents: the
+// model's clock at most the platform's maximum and, where published
+// designs of this kind are known, equal to the clock they closed at; a
+// clock above it, or above the maximum, draws a warning, as does a retired
+// platform.
+func TestClocks(t *testing.T) {
+	for _, name := range Names() {
+		b, err := Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.ClockMaxMHz <= 0 || b.ClockMHz > b.ClockMaxMHz {
+			t.Errorf("%s: clock %v MHz, maximum %v", name, b.ClockMHz, b.ClockMaxMHz)
+		}
+		if b.PublishedClockMHz > 0 && (b.ClockMHz != b.PublishedClockMHz || b.PublishedClockSource == "") {
+			t.Errorf("%s: clock %v MHz, published %v (%q)", name, b.ClockMHz, b.PublishedClockMHz, b.PublishedClockSource)
+		}
+		if w := b.Warnings(); (len(w) != 0) != (name == "f1") {
+			t.Errorf("%s: warnings %q", name, w)
+		}
+	}
+	b, _ := Get("u280")
+	b.ClockMHz = 250
+	if w := b.Warnings(); len(w) != 1 || !strings.Contains(w[0], "f_clk 250 MHz is above the 225 MHz that published designs of this kind closed timing at (ScalaBFS2") {
+		t.Errorf("u280 at 250 MHz: %q", w)
+	}
+	b.ClockMHz = 400
+	if w := b.Warnings(); len(w) != 1 || !strings.Contains(w[0], "f_clk 400 MHz is above the 300 MHz the platform offers a design") {
+		t.Errorf("u280 at 400 MHz: %q", w)
+	}
+	f1, _ := Get("f1")
+	if w := f1.Warnings(); len(w) != 1 || !strings.Contains(w[0], "f1 is retired: AWS EC2 F1 reached end of life on 20 December 2025") {
+		t.Errorf("f1: %q", w)
 	}
 }
 
@@ -277,7 +319,7 @@ func TestLoad(t *testing.T) {
 		t.Fatalf("Load(ac510) = %v, %v", b, err)
 	}
 	_, err = Load("nope")
-	if err == nil || !strings.Contains(err.Error(), `unknown board "nope"`) || !strings.Contains(err.Error(), "ac510, f1, u250, u280") {
+	if err == nil || !strings.Contains(err.Error(), `unknown board "nope"`) || !strings.Contains(err.Error(), "ac510, f1, f2, u250, u280, u55c") {
 		t.Errorf("Load(nope) error = %v, want the list of boards", err)
 	}
 	// A user file overrides the built-in board of the same name.
@@ -425,7 +467,7 @@ func TestMalformed(t *testing.T) {
 		{"duplicate memory", "u280", edit{re: `^name = "ddr4"`, text: `name = "hbm"`}, nil, "memory[1].name", `"hbm" is already the name of memory[0]`, 0},
 		{"memory not tables", "ac510", edit{re: `^name  =`, text: "memory = [1, 2]", insert: true}, &edit{re: `^\[\[memory\]\]`, text: "[hmc]"}, "memory[0]", "must be a table, got an integer", 0},
 		// unknown keys
-		{"unknown top-level key", "ac510", edit{re: `^name  =`, text: `speed = 3`, insert: true}, nil, "speed", "unknown key (known keys at the top level: clock_mhz, doc, fpga, max_fpgas, memory, name, network, pe, price_usd, source, title)", 0},
+		{"unknown top-level key", "ac510", edit{re: `^name  =`, text: `speed = 3`, insert: true}, nil, "speed", "unknown key (known keys at the top level: clock_max_mhz, clock_mhz, doc, fpga, max_fpgas, memory, name, network, pe, price_usd, published_clock_mhz, published_clock_source, retired, source, title)", 0},
 		{"unknown fpga key", "u250", edit{re: `^\[fpga\]`, text: `luts = 5`, insert: true}, nil, "fpga.luts", "unknown key (known keys in fpga: bram36, dsp, family, ff, lut, part, uram)", 0},
 		{"unknown memory key", "u280", edit{re: `^channels = 2`, text: `speed_gib_s = 3`, insert: true}, nil, "memory[1].speed_gib_s", "unknown key", 0},
 		{"unknown table", "f1", edit{re: `^max_fpgas`, text: `[host]`, insert: true}, nil, "host", "unknown key", 0},

@@ -80,6 +80,8 @@ func ExampleNames() {
 	// Output:
 	// ac510  xcku060-ffva1156-2-e   187.5 MHz  up to 4 FPGAs
 	// f1     xcvu9p-flgb2104-2-i      250 MHz  up to 8 FPGAs
-	// u250   xcu250-figd2104-2L-e     300 MHz  up to 8 FPGAs
-	// u280   xcu280-fsvh2892-2L-e     300 MHz  up to 8 FPGAs
+	// f2     xcvu47p-fsvh2892-2-e     250 MHz  up to 8 FPGAs
+	// u250   xcu250-figd2104-2L-e     250 MHz  up to 8 FPGAs
+	// u280   xcu280-fsvh2892-2L-e     225 MHz  up to 8 FPGAs
+	// u55c   xcu55c-fsvh2892-2L-e     225 MHz  up to 8 FPGAs
 }

@@ -43,8 +43,21 @@ func validate(c *tomldoc.Checker, b *Board) {
 			oneOf(c, &m.ModelBandwidth, []string{"peak", "sustained"})
 		}
 	}
+	validateClocks(c, b)
 	validateNetwork(c, b)
 	validatePE(c, b)
+}
+
+// validateClocks holds the published clock to the platform's maximum and
+// to its source. A design clock above either is allowed, with a warning
+// (Board.Warnings): a user may ask what a faster clock would give.
+func validateClocks(c *tomldoc.Checker, b *Board) {
+	if c.OK(&b.ClockMaxMHz) && c.OK(&b.PublishedClockMHz) && b.ClockMaxMHz > 0 && b.PublishedClockMHz > b.ClockMaxMHz {
+		c.Errorf(&b.PublishedClockMHz, "must not exceed %s = %s, got %s", c.Key(&b.ClockMaxMHz), fmtNum(b.ClockMaxMHz), fmtNum(b.PublishedClockMHz))
+	}
+	if c.OK(&b.PublishedClockMHz) && b.PublishedClockMHz > 0 && strings.TrimSpace(b.PublishedClockSource) == "" {
+		c.Errorf(&b.PublishedClockSource, "must name the designs that closed at %s = %s", c.Key(&b.PublishedClockMHz), fmtNum(b.PublishedClockMHz))
+	}
 }
 
 // oneOf checks a string field against its accepted values.

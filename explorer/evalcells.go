@@ -98,7 +98,10 @@ type PlatformOutput struct {
 	PE     model.PEDesign `json:"pe"`
 	Params []ParamValue   `json:"params"`
 	Config model.Config   `json:"config"`
-	board  *boards.Board
+	// Warnings say what makes the figures doubtful: a clock above what
+	// published designs closed at, a retired platform (boards.Warnings).
+	Warnings []string `json:"warnings,omitempty"`
+	board    *boards.Board
 }
 
 // ParamValue is one board parameter's value in the platform cell.
@@ -125,6 +128,9 @@ func (o *PlatformOutput) Text() string {
 		}
 		fmt.Fprintf(&b, "  %s %-24s %10g %s\n", mark, p.Name, p.Value, p.Unit)
 	}
+	for _, w := range o.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", w)
+	}
 	return b.String()
 }
 
@@ -142,7 +148,7 @@ func (e *evaluator) platform(in *Platform) (Output, error) {
 		return nil, blame(KindPlatform, "board", err)
 	}
 	out := &PlatformOutput{PE: o.PE, Board: b.Name, Title: b.Title, Part: b.FPGA.Part, ClockMHz: b.ClockMHz, MaxFPGAs: b.MaxFPGAs, MaxPEs: b.MaxPEs(),
-		PriceUSD: b.PriceUSD, board: b, Config: o.Config()}
+		PriceUSD: b.PriceUSD, Warnings: b.Warnings(), board: b, Config: o.Config()}
 	for _, p := range BoardParams {
 		_, set := in.Set[p.Name]
 		out.Params = append(out.Params, ParamValue{Name: p.Name, Value: p.Get(b), Unit: p.Unit, Overridden: set})

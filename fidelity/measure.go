@@ -90,8 +90,13 @@ func (m *Measurement) FastOK() bool {
 }
 
 // ModelOK reports whether the model's prediction is within its bound (or
-// the point is not held to it).
-func (m *Measurement) ModelOK() bool { return !m.ModelChecked() || math.Abs(m.ModelErr) <= ModelBound }
+// the point is not held to it) and never above the model's T_sys.
+func (m *Measurement) ModelOK() bool {
+	if m.Predicted > 0 && m.TSys > 0 && m.Predicted > m.TSys*(1+1e-9) {
+		return false
+	}
+	return !m.ModelChecked() || math.Abs(m.ModelErr) <= ModelBound
+}
 
 // Measure loads the point's graph and kernel, runs the reference engine,
 // cycle detail, fast detail and the model's prediction, and compares them.

@@ -130,54 +130,12 @@ func Export(ctx context.Context, o ExportOptions) (*Manifest, error) {
 	if _, err := os.Stat(o.Dir); err == nil && !o.Force {
 		return nil, fmt.Errorf("export: %s exists; use --force to replace it", o.Dir)
 	}
-	linkCycles := int(o.Board.Network.LinkLatencyNs*1e-9*o.Board.ClockHz() + 0.5)
-	var offChip *OffChip
-	switch o.Mem {
-	case "", model.BRAM:
-		o.Mem = model.BRAM
-	case model.OffChip:
-		m, err := OffChipFor(o.Board, o.Kernel)
-		if err != nil {
-			return nil, err
-		}
-		offChip = &m
-	default:
-		return nil, fmt.Errorf("export: unknown edge memory %q (valid: %s, %s)", o.Mem, model.BRAM, model.OffChip)
-	}
-	sys, err := GenerateSystem(ctx, SystemOptions{Kernel: o.Kernel, Graph: o.Graph, FPGAs: o.FPGAs, PEs: o.PEs,
-		Partitioner: o.Partitioner, Filter: o.Filter, LinkLatency: linkCycles, OffChip: offChip})
+	sys, m, err := Prepare(ctx, o, false)
 	if err != nil {
 		return nil, err
 	}
 	k := o.Kernel
-	m := &Manifest{Generator: "gravf-tui " + o.Version, Board: o.Board.Name, Part: o.Board.FPGA.Part, Family: o.Board.FPGA.Family,
-		ClockMHz: o.Board.ClockMHz, Kernel: k.Spec.Name, Params: map[string]string{}, Graph: o.Graph.Name, GraphSHA: GraphSHA256(o.Graph),
-		Vertices: o.Graph.NumVertices(), Arcs: o.Graph.NumArcs(), FPGAs: o.FPGAs, PEs: o.PEs, Arch: "gravf-m", Mem: string(o.Mem),
-		Partition: string(sys.Part.Method), Filter: o.Filter, LinkCycles: linkCycles, Tools: o.ToolVersions}
-	if m.Tools == nil {
-		m.Tools = map[string]string{
-			"iverilog":  toolVersion("iverilog", "-V"),
-			"verilator": toolVersion("verilator", "--version"),
-			"yosys":     toolVersion("yosys", "-V"),
-		}
-	}
-	if offChip != nil {
-		m.OffChip = &ManifestMemory{Memory: o.Board.EdgeMemory().Name, WordBits: offChip.WordBits, SlotBits: offChip.SlotBits,
-			EdgesPerWord: offChip.EdgesPerWord(), LatencyCycles: offChip.Latency, InFlight: offChip.InFlight, WordsPerCycle: offChip.WordsPerCycle}
-		for _, em := range sys.Memories {
-			m.OffChip.Words = append(m.OffChip.Words, len(em.Words))
-		}
-	}
-	for n, p := range k.Checked.Params {
-		m.Params[n] = fmt.Sprint(p.Bits)
-	}
-	m.Expected.Messages = sys.Expected.Messages
-	m.Expected.Supersteps = len(sys.Expected.Supersteps)
-	h := sha256.New()
-	if err := sys.Expected.WriteTSV(h); err != nil {
-		return nil, err
-	}
-	m.Expected.ResultSHA = hex.EncodeToString(h.Sum(nil))
+	o.Mem = model.MemKind(m.Mem)
 
 	files := sys.Files
 	project := "gravf_" + k.Spec.Name
@@ -234,6 +192,63 @@ func Export(ctx context.Context, o ExportOptions) (*Manifest, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// Prepare generates the system of an export and its manifest, without
+// the project's scripts and files: Export adds the plain project's, and
+// the Vitis target (package vitis) its own, to a system generated with
+// load (the PEs' tables written through their table port).
+func Prepare(ctx context.Context, o ExportOptions, load bool) (*System, *Manifest, error) {
+	linkCycles := int(o.Board.Network.LinkLatencyNs*1e-9*o.Board.ClockHz() + 0.5)
+	var offChip *OffChip
+	switch o.Mem {
+	case "", model.BRAM:
+		o.Mem = model.BRAM
+	case model.OffChip:
+		m, err := OffChipFor(o.Board, o.Kernel)
+		if err != nil {
+			return nil, nil, err
+		}
+		offChip = &m
+	default:
+		return nil, nil, fmt.Errorf("export: unknown edge memory %q (valid: %s, %s)", o.Mem, model.BRAM, model.OffChip)
+	}
+	sys, err := GenerateSystem(ctx, SystemOptions{Kernel: o.Kernel, Graph: o.Graph, FPGAs: o.FPGAs, PEs: o.PEs,
+		Partitioner: o.Partitioner, Filter: o.Filter, LinkLatency: linkCycles, OffChip: offChip, Load: load})
+	if err != nil {
+		return nil, nil, err
+	}
+	k := o.Kernel
+	m := &Manifest{Generator: "gravf-tui " + o.Version, Board: o.Board.Name, Part: o.Board.FPGA.Part, Family: o.Board.FPGA.Family,
+		ClockMHz: o.Board.ClockMHz, Kernel: k.Spec.Name, Params: map[string]string{}, Graph: o.Graph.Name, GraphSHA: GraphSHA256(o.Graph),
+		Vertices: o.Graph.NumVertices(), Arcs: o.Graph.NumArcs(), FPGAs: o.FPGAs, PEs: o.PEs, Arch: "gravf-m", Mem: string(o.Mem),
+		Partition: string(sys.Part.Method), Filter: o.Filter, LinkCycles: linkCycles, Tools: o.ToolVersions}
+	if m.Tools == nil {
+		m.Tools = map[string]string{
+			"iverilog":  toolVersion("iverilog", "-V"),
+			"verilator": toolVersion("verilator", "--version"),
+			"yosys":     toolVersion("yosys", "-V"),
+		}
+	}
+	if offChip != nil {
+		m.OffChip = &ManifestMemory{Memory: o.Board.EdgeMemory().Name, WordBits: offChip.WordBits, SlotBits: offChip.SlotBits,
+			EdgesPerWord: offChip.EdgesPerWord(), LatencyCycles: offChip.Latency, InFlight: offChip.InFlight, WordsPerCycle: offChip.WordsPerCycle}
+		for _, em := range sys.Memories {
+			m.OffChip.Words = append(m.OffChip.Words, len(em.Words))
+		}
+	}
+	for n, p := range k.Checked.Params {
+		m.Params[n] = fmt.Sprint(p.Bits)
+	}
+	m.Expected.Messages = sys.Expected.Messages
+	m.Expected.Supersteps = len(sys.Expected.Supersteps)
+	h := sha256.New()
+	if err := sys.Expected.WriteTSV(h); err != nil {
+		return nil, nil, err
+	}
+	m.Expected.ResultSHA = hex.EncodeToString(h.Sum(nil))
+
+	return sys, m, nil
 }
 
 func makefile(s *System, o ExportOptions) string {
@@ -386,11 +401,18 @@ The PEs share the memory's bandwidth: the memory decides with `+"`mem_req_ready`
 // RTL and the testbench models) with the reason its source gives on the
 // same line, for the README.
 func lintWaivers(s *System) string {
+	return LintWaivers(s.Files, append(s.RTLFiles(), s.TBFiles()...), "every FPGA top")
+}
+
+// LintWaivers writes a README's "Lint waivers" section: every Verilator
+// waiver in the given files of a project (`/* verilator lint_off RULE */ //
+// reason`), with its file and reason; tops says what make lint checks.
+func LintWaivers(files map[string]string, paths []string, tops string) string {
 	type waiver struct{ file, rule, reason string }
 	var ws []waiver
 	seen := map[waiver]bool{}
-	for _, p := range append(s.RTLFiles(), s.TBFiles()...) {
-		for _, line := range strings.Split(s.Files[p], "\n") {
+	for _, p := range paths {
+		for _, line := range strings.Split(files[p], "\n") {
 			rule, reason, ok := parseWaiver(line)
 			if !ok {
 				continue
@@ -403,7 +425,7 @@ func lintWaivers(s *System) string {
 		}
 	}
 	var b strings.Builder
-	b.WriteString("\n## Lint waivers\n\n`make lint` runs `verilator --lint-only -Wall` on every FPGA top and is clean; the testbench's models are clean under `-Wall` too. These are all the waivers in `rtl/` and `tb/`, each in the source beside the signals it covers:\n\n| file | warning | reason |\n|---|---|---|\n")
+	fmt.Fprintf(&b, "\n## Lint waivers\n\n`make lint` runs `verilator --lint-only -Wall` on %s and is clean; the testbench's models are clean under `-Wall` too. These are all the waivers in `rtl/` and `tb/`, each in the source beside the signals it covers:\n\n| file | warning | reason |\n|---|---|---|\n", tops)
 	for _, w := range ws {
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", w.file, w.rule, w.reason)
 	}

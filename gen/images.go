@@ -3,7 +3,6 @@ package gen
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
@@ -139,90 +138,77 @@ func BuildImages(k *kernel.Kernel, g *graph.Graph, p *graph.Partition, filter bo
 }
 
 // packHex packs field values into one word, first field in the most
-// significant bits, and prints it in hex with the word's width.
+// significant bits, printed as hex digits for a width-bit word.
 func packHex(vals []uint64, ts []kernel.Type, width int) string {
-	digits := (width + 3) / 4
-	// Build the word as a bit string, most significant first.
-	var bits strings.Builder
-	for i, t := range ts {
-		fmt.Fprintf(&bits, "%0*b", t.Width, vals[i]&t.Mask())
-	}
-	s := bits.String()
-	for len(s) < digits*4 {
-		s = "0" + s
-	}
-	var out strings.Builder
-	for i := 0; i < len(s); i += 4 {
-		v := 0
-		for _, c := range s[i : i+4] {
-			v = v<<1 | int(c-'0')
-		}
-		fmt.Fprintf(&out, "%x", v)
-	}
-	return out.String()
+	var x word
+	return string(x.appendPacked(nil, vals, ts, width))
 }
 
 // hexWord prints v in hex with the digits of a width-bit word.
-func hexWord(v uint64, width int) string { return fmt.Sprintf("%0*x", (width+3)/4, v) }
+func hexWord(v uint64, width int) string { return string(appendHexWord(nil, v, width)) }
 
 // WriteIndex writes the edge-index image ($readmemh): start, length and
 // degree packed as {start, len, degree}.
 func (im *PEImages) WriteIndex(wr io.Writer, w Widths) error {
-	var b strings.Builder
+	l := newLineWriter(wr)
+	ts := []kernel.Type{kernel.Uint(w.IndexStart), kernel.Uint(w.ListLen), kernel.Uint(32)}
+	var vals [3]uint64
 	for _, e := range im.Index {
-		// Fields are at most 32 bits each; compose via a bit string to
-		// keep arbitrary widths exact.
-		b.WriteString(packHex([]uint64{uint64(e.Start), uint64(e.Len), uint64(e.Degree)},
-			[]kernel.Type{kernel.Uint(w.IndexStart), kernel.Uint(w.ListLen), kernel.Uint(32)}, w.IndexBits))
-		b.WriteByte('\n')
+		vals = [3]uint64{uint64(e.Start), uint64(e.Len), uint64(e.Degree)}
+		l.line = l.x.appendPacked(l.line, vals[:], ts, w.IndexBits)
+		l.end()
 	}
-	_, err := io.WriteString(wr, b.String())
-	return err
+	return l.flush()
 }
 
 // WriteEdges writes the edge image: {global id, local index, edge data}.
 func (im *PEImages) WriteEdges(wr io.Writer, w Widths) error {
-	var b strings.Builder
+	l := newLineWriter(wr)
 	ts := []kernel.Type{kernel.Uint(w.VertexID), kernel.Uint(w.Local)}
 	if w.EdgeData > 0 {
 		ts = append(ts, kernel.Uint(w.EdgeData))
 	}
+	var vals [3]uint64
 	for _, e := range im.Edges {
-		vals := []uint64{uint64(e.Global), uint64(e.Local), e.Data}
-		b.WriteString(packHex(vals[:len(ts)], ts, w.EdgeBits))
-		b.WriteByte('\n')
+		vals = [3]uint64{uint64(e.Global), uint64(e.Local), e.Data}
+		l.line = l.x.appendPacked(l.line, vals[:len(ts)], ts, w.EdgeBits)
+		l.end()
 	}
 	if len(im.Edges) == 0 {
 		// $readmemh needs at least one word.
-		b.WriteString(hexWord(0, w.EdgeBits) + "\n")
+		l.line = appendHexWord(l.line, 0, w.EdgeBits)
+		l.end()
 	}
-	_, err := io.WriteString(wr, b.String())
-	return err
+	return l.flush()
 }
 
 // WriteVertices writes the vertex-info image: {mask, global id, degree}.
 func (im *PEImages) WriteVertices(wr io.Writer, w Widths) error {
-	var b strings.Builder
+	l := newLineWriter(wr)
+	ts := []kernel.Type{kernel.Uint(w.Mask), kernel.Uint(w.VertexID), kernel.Uint(32)}
+	var vals [3]uint64
 	for _, v := range im.Vertices {
-		b.WriteString(packHex([]uint64{v.Mask, uint64(v.Global), uint64(v.Degree)}, []kernel.Type{kernel.Uint(w.Mask), kernel.Uint(w.VertexID), kernel.Uint(32)}, w.VertexBit))
-		b.WriteByte('\n')
+		vals = [3]uint64{v.Mask, uint64(v.Global), uint64(v.Degree)}
+		l.line = l.x.appendPacked(l.line, vals[:], ts, w.VertexBit)
+		l.end()
 	}
 	if len(im.Vertices) == 0 {
-		b.WriteString(hexWord(0, w.VertexBit) + "\n")
+		l.line = appendHexWord(l.line, 0, w.VertexBit)
+		l.end()
 	}
-	_, err := io.WriteString(wr, b.String())
-	return err
+	return l.flush()
 }
 
 // WriteState writes the initial vertex states, one packed word each.
 func (im *PEImages) WriteState(wr io.Writer, w Widths) error {
-	var b strings.Builder
+	l := newLineWriter(wr)
 	for _, s := range im.State {
-		b.WriteString(s + "\n")
+		l.line = append(l.line, s...)
+		l.end()
 	}
 	if len(im.State) == 0 {
-		b.WriteString(hexWord(0, w.State) + "\n")
+		l.line = appendHexWord(l.line, 0, w.State)
+		l.end()
 	}
-	_, err := io.WriteString(wr, b.String())
-	return err
+	return l.flush()
 }

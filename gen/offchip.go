@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/big"
-	"strings"
 
 	"github.com/gravf-tui/gravf-tui/boards"
 	"github.com/gravf-tui/gravf-tui/kernel"
@@ -122,39 +120,41 @@ func LayOutOffChip(ims []PEImages, w *Widths, pes int, m OffChip) ([]EdgeMemory,
 // WriteHex writes the memory image ($readmemh): one word of m.WordBits per
 // line, at least one.
 func (em *EdgeMemory) WriteHex(wr io.Writer, w Widths, m OffChip) error {
-	var b strings.Builder
+	l := newLineWriter(wr)
 	digits := (m.WordBits + 3) / 4
-	word, slot, data := new(big.Int), new(big.Int), new(big.Int)
+	dataMask := kernel.Uint(w.EdgeData).Mask()
 	for _, edges := range em.Words {
-		word.SetUint64(0)
+		// Room for every slot's value, even one wider than its slot.
+		l.x.reset(max(4*digits, len(edges)*m.SlotBits+64))
 		for i, e := range edges {
-			slot.SetUint64(uint64(e.Local))
+			slot := uint64(e.Local)
 			if w.EdgeData > 0 {
-				slot.Lsh(slot, uint(w.EdgeData))
-				slot.Or(slot, data.SetUint64(e.Data&kernel.Uint(w.EdgeData).Mask()))
+				slot = slot<<uint(w.EdgeData) | e.Data&dataMask
 			}
-			word.Or(word, slot.Lsh(slot, uint(i*m.SlotBits)))
+			l.x.or(slot, i*m.SlotBits)
 		}
-		fmt.Fprintf(&b, "%0*s\n", digits, word.Text(16))
+		l.line = l.x.appendHex(l.line, digits)
+		l.end()
 	}
 	if len(em.Words) == 0 {
-		b.WriteString(strings.Repeat("0", digits) + "\n")
+		l.line = appendHexWord(l.line, 0, m.WordBits)
+		l.end()
 	}
-	_, err := io.WriteString(wr, b.String())
-	return err
+	return l.flush()
 }
 
 // WriteIDs writes the id table of an off-chip PE: the global id of every
 // local vertex, by local index, for the scatter unit (edge slots hold local
 // indices).
 func (im *PEImages) WriteIDs(wr io.Writer, w Widths) error {
-	var b strings.Builder
+	l := newLineWriter(wr)
 	for _, v := range im.Vertices {
-		b.WriteString(hexWord(uint64(v.Global), w.VertexID) + "\n")
+		l.line = appendHexWord(l.line, uint64(v.Global), w.VertexID)
+		l.end()
 	}
 	if len(im.Vertices) == 0 {
-		b.WriteString(hexWord(0, w.VertexID) + "\n")
+		l.line = appendHexWord(l.line, 0, w.VertexID)
+		l.end()
 	}
-	_, err := io.WriteString(wr, b.String())
-	return err
+	return l.flush()
 }

@@ -31,6 +31,12 @@ type SystemOptions struct {
 	// every FPGA top gets an edge memory port per PE, and the testbench a
 	// model of the memory.
 	OffChip *OffChip
+	// Load generates the PEs of a Vitis kernel: their tables have no
+	// initial images and are written through the PE's table port (see
+	// PEOptions). The system then holds the kernels, the PE, the building
+	// blocks and the images, but no FPGA tops, testbench or image files:
+	// the kernel's own top and testbench (package vitis) replace them.
+	Load bool
 }
 
 // System is a generated design: files by path relative to the project.
@@ -43,6 +49,9 @@ type System struct {
 	// and Memories its contents, one per FPGA.
 	OffChip  *OffChip
 	Memories []EdgeMemory
+	// Images are the PEs' tables, by global PE (off-chip: edge-index
+	// starts are word addresses in the FPGA's edge memory).
+	Images []PEImages
 }
 
 // Paths returns the file paths in a stable order.
@@ -100,7 +109,7 @@ func GenerateSystem(ctx context.Context, o SystemOptions) (*System, error) {
 	if err != nil {
 		return nil, err
 	}
-	sys := &System{Files: map[string]string{}, Expected: ref, Part: part, Widths: w, OffChip: o.OffChip}
+	sys := &System{Files: map[string]string{}, Expected: ref, Part: part, Widths: w, OffChip: o.OffChip, Images: ims}
 	if o.OffChip != nil {
 		if sys.Memories, err = LayOutOffChip(ims, &sys.Widths, o.PEs, *o.OffChip); err != nil {
 			return nil, err
@@ -132,11 +141,14 @@ func GenerateSystem(ctx context.Context, o SystemOptions) (*System, error) {
 			break
 		}
 	}
-	pe, err := GeneratePE(k, o.OffChip != nil)
+	pe, err := GeneratePEFor(k, PEOptions{OffChip: o.OffChip != nil, Load: o.Load})
 	if err != nil {
 		return nil, err
 	}
 	sys.Files["rtl/"+name+"_pe.v"] = pe
+	if o.Load {
+		return sys, nil
+	}
 	for i := range ims {
 		im := &ims[i]
 		type image struct {
@@ -435,31 +447,7 @@ always @(posedge clk) begin
     if (cycles == 3) rst <= 1'b0;
 end
 
-// f32 fields are compared within a relative tolerance: their sums follow
-// message arrival order, which differs from the reference's.
-function real f32_to_real;
-    input [31:0] x;
-    real m;
-    integer e;
-    begin
-        e = x[30:23];
-        m = x[22:0];
-        if (e == 0) f32_to_real = m * (2.0 ** -149);
-        else f32_to_real = (1.0 + m / 8388608.0) * (2.0 ** (e - 127));
-        if (x[31]) f32_to_real = -f32_to_real;
-    end
-endfunction
-
-function close_enough;
-    input [%[5]d:0] got;
-    input [%[5]d:0] want;
-    real a, b, d;
-    begin
-        close_enough = 1'b1;
-%[6]s    end
-endfunction
-
-task check_pe;
+%[5]stask check_pe;
     input integer pe;
     input integer n;
     integer i;
@@ -472,7 +460,7 @@ task check_pe;
         end
     end
 endtask
-`, strings.Join(dones, " && "), strings.Join(msgs, " + "), w.State-1, w.MaxLocal, w.State-1, fieldChecks(k))
+`, strings.Join(dones, " && "), strings.Join(msgs, " + "), w.State-1, w.MaxLocal, StateCompare(k, w.State))
 	// state_of reads the state RAMs hierarchically.
 	fmt.Fprintf(&b, "function [%d:0] state_of;\n    input integer pe;\n    input integer i;\n    begin\n        case (pe)\n", w.State-1)
 	for g := 0; g < part.NumPEs(); g++ {
@@ -525,6 +513,38 @@ endmodule
 // verilogReal writes a real literal that reads back as exactly x, so the
 // testbench's memory model does the simulator's float64 arithmetic.
 func verilogReal(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// StateCompare is the Verilog of the testbenches' state comparison: the
+// function close_enough(got, want) over a packed vertex state of
+// stateBits, integer fields equal and f32 fields within 1e-4 relative
+// (with f32_to_real, which it uses).
+func StateCompare(k *kernel.Kernel, stateBits int) string {
+	return fmt.Sprintf(`// f32 fields are compared within a relative tolerance: their sums follow
+// message arrival order, which differs from the reference's.
+function real f32_to_real;
+    input [31:0] x;
+    real m;
+    integer e;
+    begin
+        e = x[30:23];
+        m = x[22:0];
+        if (e == 0) f32_to_real = m * (2.0 ** -149);
+        else f32_to_real = (1.0 + m / 8388608.0) * (2.0 ** (e - 127));
+        if (x[31]) f32_to_real = -f32_to_real;
+    end
+endfunction
+
+function close_enough;
+    input [%[1]d:0] got;
+    input [%[1]d:0] want;
+    real a, b, d;
+    begin
+        close_enough = 1'b1;
+%[2]s    end
+endfunction
+
+`, stateBits-1, fieldChecks(k))
+}
 
 // fieldChecks writes the body of the testbench's close_enough: integer
 // fields equal, f32 fields within 1e-4 relative (1e-30 absolute near 0).

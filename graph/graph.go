@@ -3,8 +3,10 @@ package graph
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"sort"
+	"sync"
 )
 
 // Graph is an immutable graph in compressed sparse row (CSR) form.
@@ -264,20 +266,15 @@ func (b *Builder) Build(name string) (*Graph, error) {
 
 	// Sort every list, drop duplicates (keeping the smallest weight), and
 	// compact in place.
+	if !sortLists(off, adj, wt, b.watch) {
+		return nil, b.watch.err
+	}
 	removed := 0
 	out := uint32(0)
 	start := uint32(0)
 	for v := 0; v < n; v++ {
-		if v%tick == 0 && !b.watch.at("building the adjacency lists", int64(v), int64(n)) {
-			return nil, b.watch.err
-		}
 		end := off[v+1]
 		seg := adj[start:end]
-		if wt == nil {
-			slices.Sort(seg)
-		} else {
-			sortWeighted(seg, wt[start:end])
-		}
 		off[v] = out
 		for i := range seg {
 			if i > 0 && seg[i] == seg[i-1] {
@@ -339,6 +336,45 @@ func (b *Builder) resolveLabels(g *Graph) error {
 	b.n = len(all)
 	b.lsrc, b.ldst, b.extra = nil, nil, nil
 	return nil
+}
+
+// sortLists sorts every adjacency list (with its weights), the vertices
+// split across up to GOMAXPROCS goroutines by arc count: lists do not
+// overlap, so the result does not depend on the split. It reports false
+// when the watch stopped it.
+func sortLists(off, adj, wt []uint32, w *watch) bool {
+	n := len(off) - 1
+	parts := max(1, min(runtime.GOMAXPROCS(0), 8, len(adj)/(1<<16)))
+	bounds := make([]int, parts+1)
+	for k := 1; k <= parts; k++ {
+		target := uint32(int64(len(adj)) * int64(k) / int64(parts))
+		bounds[k] = max(bounds[k-1], sort.Search(n, func(v int) bool { return off[v] >= target }))
+	}
+	bounds[parts] = n
+	stop := make([]bool, parts)
+	var wg sync.WaitGroup
+	for k := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for v := bounds[k]; v < bounds[k+1]; v++ {
+				// Only the first part reports progress: the watch is not
+				// shared between goroutines.
+				if k == 0 && (v-bounds[0])%tick == 0 && !w.at("building the adjacency lists", int64(v)*int64(n)/int64(max(bounds[1], 1)), int64(n)) {
+					stop[k] = true
+					return
+				}
+				seg := adj[off[v]:off[v+1]]
+				if wt == nil {
+					slices.Sort(seg)
+				} else {
+					sortWeighted(seg, wt[off[v]:off[v+1]])
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return !stop[0]
 }
 
 // sortWeighted sorts a neighbour segment and its weights together, by

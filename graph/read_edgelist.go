@@ -2,8 +2,10 @@ package graph
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // readEdgeList reads a SNAP-style edge list: "u v" or "u v w" per line,
@@ -19,6 +21,8 @@ func readEdgeList(lr *lineReader, opt ReadOptions) (*Graph, error) {
 		// "vertices edges" header that does not belong in an edge list.
 		firstLine int
 		firstTwo  []byte
+		head      headerCheck
+		dd        = dedup{at: dedupFirst}
 	)
 	ws := newWeightSource(opt)
 	for {
@@ -56,25 +60,52 @@ func readEdgeList(lr *lineReader, opt ReadOptions) (*Graph, error) {
 				return nil, lr.errorf("%s", msg)
 			}
 		}
-		if len(pairs) == 0 {
+		if head.edges == 0 {
 			firstLine = lr.n
 			if f, _ = nextField(line, i); len(f) == 0 {
 				firstTwo = append(firstTwo[:0], line...)
 			}
 		}
+		head.add(u, v)
 		pairs = append(pairs, u, v)
 		if opt.Weighted {
 			wts = append(wts, w)
+		}
+		if len(pairs) >= dd.at {
+			pairs, wts = dd.compact(pairs, wts, opt.Directed)
 		}
 	}
 	if err := lr.readErr(); err != nil {
 		return nil, err
 	}
-	if firstTwo != nil && looksLikeHeader(pairs) {
+	if firstTwo != nil && head.looksLikeHeader() {
 		return nil, lr.errorAt(firstLine, "the line %s looks like a header \"vertices edges\": exactly %d edges follow, all between ids up to %d; an edge list has no header: delete the line or make it a '#' comment",
-			quoteField(firstTwo), pairs[1], pairs[0])
+			quoteField(firstTwo), head.m, head.n)
 	}
-	return buildLabelled(lr.name, pairs, wts, opt)
+	dd.es = nil
+	g, err := buildLabelled(lr.name, pairs, wts, opt)
+	if err != nil {
+		return nil, err
+	}
+	g.Duplicates += dd.duplicates
+	g.SelfLoops += dd.selfLoops
+	return g, nil
+}
+
+// headerCheck follows the edges as they are read for looksLikeHeader.
+type headerCheck struct {
+	n, m    uint64 // the first pair
+	edges   uint64
+	maxRest uint64 // the largest label after the first pair
+}
+
+func (h *headerCheck) add(u, v uint64) {
+	if h.edges == 0 {
+		h.n, h.m = u, v
+	} else {
+		h.maxRest = max(h.maxRest, u, v)
+	}
+	h.edges++
 }
 
 // looksLikeHeader reports whether the first pair "n m" of an edge list is
@@ -82,17 +113,130 @@ func readEdgeList(lr *lineReader, opt ReadOptions) (*Graph, error) {
 // write such a line before the edges; read as an edge, it would silently add
 // an edge between two vertices that do not exist. Below 5 edges a real edge
 // list matches by chance too easily, and such a file is a toy anyway.
-func looksLikeHeader(pairs []uint64) bool {
-	n, m := pairs[0], pairs[1]
-	if m < 5 || m != uint64(len(pairs)/2-1) {
-		return false
+func (h *headerCheck) looksLikeHeader() bool {
+	return h.m >= 5 && h.m == h.edges-1 && h.maxRest <= h.n
+}
+
+// dedup drops repeated edges while an edge list is read, so that memory
+// follows the distinct edges rather than the lines of the file (a file of
+// one line repeated a million times holds one edge). It sorts the pairs
+// read so far and keeps one of each (the lightest, as Build does), counting
+// what it drops as Build would: repeated self-loops as self-loops, other
+// repeats as duplicates. The next compaction waits until the pairs have
+// grown enough for the sorting to stay a small share of the reading.
+type dedup struct {
+	at                    int // compact when the pairs slice reaches this length
+	duplicates, selfLoops int
+	es                    []labelEdge // reused from one compaction to the next
+}
+
+// dedupFirst is the first compaction's size in labels (two per edge): 16 MB
+// (a variable for the tests).
+var dedupFirst = 1 << 21
+
+type labelEdge struct {
+	u, v uint64
+	w    uint32
+}
+
+func (d *dedup) compact(pairs []uint64, wts []uint32, directed bool) ([]uint64, []uint32) {
+	before := len(pairs)
+	if p, ok := d.packed(pairs, wts, directed); ok {
+		pairs = p
+	} else {
+		pairs, wts = d.compactStructs(pairs, wts, directed)
 	}
-	for _, l := range pairs[2:] {
-		if l > n {
-			return false
+	// The fewer repeats the last compaction found, the longer the next one
+	// waits: a file without repeats pays for one small sort.
+	switch {
+	case len(pairs) <= before/2:
+		d.at = 2 * len(pairs)
+	case len(pairs) <= before-before/8:
+		d.at = 4 * len(pairs)
+	default:
+		d.at = 8 * len(pairs)
+	}
+	d.at = max(d.at, dedupFirst)
+	return pairs, wts
+}
+
+// packed compacts unweighted pairs of 32-bit labels in place: each edge
+// becomes one word u<<32|v in the first half of pairs, sorted, deduplicated
+// and unpacked again from the back. It reports false, changing nothing,
+// for weighted pairs or when a label needs more than 32 bits.
+func (d *dedup) packed(pairs []uint64, wts []uint32, directed bool) ([]uint64, bool) {
+	if wts != nil {
+		return nil, false
+	}
+	for _, l := range pairs {
+		if l > math.MaxUint32 {
+			return nil, false
 		}
 	}
-	return true
+	n := len(pairs) / 2
+	for i := range n {
+		u, v := pairs[2*i], pairs[2*i+1]
+		if !directed && v < u {
+			u, v = v, u // an undirected edge is the same either way round
+		}
+		pairs[i] = u<<32 | v
+	}
+	keys := pairs[:n]
+	slices.Sort(keys)
+	k := 0
+	for i, x := range keys {
+		if i > 0 && x == keys[k-1] {
+			if x>>32 == x&math.MaxUint32 {
+				d.selfLoops++
+			} else {
+				d.duplicates++
+			}
+			continue
+		}
+		keys[k] = x
+		k++
+	}
+	for i := k - 1; i >= 0; i-- {
+		x := pairs[i]
+		pairs[2*i], pairs[2*i+1] = x>>32, x&math.MaxUint32
+	}
+	return pairs[:2*k], true
+}
+
+// compactStructs compacts weighted pairs, or labels beyond 32 bits,
+// through a slice of edges.
+func (d *dedup) compactStructs(pairs []uint64, wts []uint32, directed bool) ([]uint64, []uint32) {
+	es := slices.Grow(d.es[:0], len(pairs)/2)[:len(pairs)/2]
+	d.es = es
+	for i := range es {
+		u, v := pairs[2*i], pairs[2*i+1]
+		if !directed && v < u {
+			u, v = v, u
+		}
+		es[i] = labelEdge{u: u, v: v}
+		if wts != nil {
+			es[i].w = wts[i]
+		}
+	}
+	slices.SortFunc(es, func(a, b labelEdge) int {
+		return cmp.Or(cmp.Compare(a.u, b.u), cmp.Compare(a.v, b.v), cmp.Compare(a.w, b.w))
+	})
+	pairs, wts = pairs[:0], wts[:0]
+	for i, e := range es {
+		if i > 0 && e.u == es[i-1].u && e.v == es[i-1].v {
+			if e.u == e.v {
+				d.selfLoops++
+			} else {
+				d.duplicates++
+			}
+			continue
+		}
+		pairs = append(pairs, e.u, e.v)
+		if wts != nil {
+			wts = append(wts, e.w)
+		}
+	}
+	return pairs, wts
 }
 
 // buildLabelled builds the graph of edges between labels, whose ids are the

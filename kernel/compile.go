@@ -49,8 +49,12 @@ type Kernel struct {
 	Vertices int
 
 	init, gather, apply, scatter program
-	scatterCopy                  bool
-	scatterPerSender             bool
+	// The batch forms the reference engine runs (scatter's only when it
+	// runs once per edge).
+	binit, bgather, bapply, bscatter *vprogram
+	bsenders                         *vprogram
+	scatterCopy                      bool
+	scatterPerSender                 bool
 }
 
 // Env is what binding a spec needs to know.
@@ -95,6 +99,16 @@ func (s *Spec) Bind(env Env) (*Kernel, error) {
 				k.scatterPerSender = false
 			}
 		}
+	}
+	k.binit = compileBatch(c.Init, varying{state: true, id: true, degree: true})
+	k.bapply = compileBatch(c.Apply, varying{state: true, id: true, degree: true})
+	k.bgather = compileBatch(c.Gather, varying{state: true, id: true, msg: !k.ScatterPerSender()})
+	switch {
+	case !k.ScatterPerSender():
+		k.bscatter = compileBatch(c.Scatter, varying{neighbor: true, edge: true})
+	case k.scatterPerSender:
+		// Once per sender, over the senders of an apply sweep.
+		k.bsenders = compileBatch(c.Scatter, varying{update: true, sender: true, degree: true})
 	}
 	return k, nil
 }
@@ -373,38 +387,9 @@ func compileInt(op Op, t Type, opw int, x, y evalFn) evalFn {
 		return func(c *Ctx) uint64 { return (x(c) - y(c)) & m }
 	case OpMul:
 		return func(c *Ctx) uint64 { return (x(c) * y(c)) & m }
-	case OpDiv:
-		return func(c *Ctx) uint64 {
-			a, b := x(c), y(c)
-			if b == 0 {
-				return m
-			}
-			return a / b
-		}
-	case OpRem:
-		return func(c *Ctx) uint64 {
-			a, b := x(c), y(c)
-			if b == 0 {
-				return a
-			}
-			return a % b
-		}
-	case OpShl:
-		return func(c *Ctx) uint64 {
-			s := y(c)
-			if s >= 64 {
-				return 0
-			}
-			return (x(c) << s) & m
-		}
-	case OpShr:
-		return func(c *Ctx) uint64 {
-			s := y(c)
-			if s >= 64 {
-				return 0
-			}
-			return x(c) >> s
-		}
+	case OpDiv, OpRem, OpShl, OpShr:
+		f := intScalar(op, m)
+		return func(c *Ctx) uint64 { return f(x(c), y(c)) }
 	case OpAnd:
 		return func(c *Ctx) uint64 { return x(c) & y(c) }
 	case OpOr:
@@ -429,6 +414,43 @@ func compileInt(op Op, t Type, opw int, x, y evalFn) evalFn {
 		return func(c *Ctx) uint64 { return b2u(x(c) >= y(c)) }
 	}
 	_ = opw
+	panic("kernel: unknown integer operation " + op.String())
+}
+
+// intScalar returns the integer operations whose definition needs more
+// than an operator (a zero divisor, a shift of 64 or more), shared by the
+// closure and batch forms.
+func intScalar(op Op, m uint64) func(a, b uint64) uint64 {
+	switch op {
+	case OpDiv:
+		return func(a, b uint64) uint64 {
+			if b == 0 {
+				return m
+			}
+			return a / b
+		}
+	case OpRem:
+		return func(a, b uint64) uint64 {
+			if b == 0 {
+				return a
+			}
+			return a % b
+		}
+	case OpShl:
+		return func(a, s uint64) uint64 {
+			if s >= 64 {
+				return 0
+			}
+			return (a << s) & m
+		}
+	case OpShr:
+		return func(a, s uint64) uint64 {
+			if s >= 64 {
+				return 0
+			}
+			return a >> s
+		}
+	}
 	panic("kernel: unknown integer operation " + op.String())
 }
 

@@ -86,6 +86,14 @@ func EdgeData(k *Kernel, g *graph.Graph) error {
 //
 // Senders are processed in ascending id order and their edges in adjacency
 // order, which fixes the summation order of f32 kernels.
+//
+// The programs run in batch form (vector.go) on up to GOMAXPROCS workers:
+// apply sweeps a range of vertices per worker and the ranges' senders are
+// concatenated in order; scatter and gather split the destinations into
+// the same ranges, and every worker walks all senders in ascending order,
+// taking only its own part of each (sorted) neighbour list. Every vertex
+// therefore receives its messages in exactly the order above, whatever the
+// number of workers, and the result is the same bit for bit.
 func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Result, error) {
 	if k.Vertices != g.NumVertices() {
 		return nil, fmt.Errorf("kernel %s was bound to %d vertices but the graph has %d", k.Spec.Name, k.Vertices, g.NumVertices())
@@ -94,44 +102,28 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 		return nil, err
 	}
 	n := g.NumVertices()
-	nf := len(k.Checked.VertexT)
-	nu := len(k.Checked.UpdateT)
-	nm := len(k.Checked.MessageT)
-	res := &Result{Kernel: k, Graph: g, Fields: nf, States: make([]uint64, n*nf)}
+	res := &Result{Kernel: k, Graph: g, Fields: len(k.Checked.VertexT), States: make([]uint64, n*len(k.Checked.VertexT))}
 	maxSteps := opt.MaxSupersteps
 	if maxSteps <= 0 {
 		maxSteps = max(1000, n+2)
 	}
-	c := k.NewCtx()
-	for v := 0; v < n; v++ {
-		c.ID = uint64(v)
-		c.Degree = uint64(g.OutDegree(uint32(v)))
-		k.Init(c, res.States[v*nf:v*nf+nf])
-	}
+	e := newEngine(k, g)
+	e.parallel(func(w *worker) { w.init(e) })
 	senders := make([]uint32, 0, 1024)
 	updates := make([]uint64, 0, 1024)
-	upd := make([]uint64, nu)
-	msg := make([]uint64, max(nm, 1))
-	edge := make([]uint64, len(k.Checked.EdgeT))
-	copyMsg := k.ScatterIsCopy()
-	perSender := k.ScatterPerSender()
-	hasEdge := len(edge) > 0
+	var messages []uint64
 	for s := 0; s < maxSteps; s++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		// Apply: sweep every vertex.
-		senders, updates = senders[:0], updates[:0]
-		c.Superstep = uint64(s)
+		e.parallel(func(w *worker) { w.apply(e, s) })
+		senders, updates, messages = senders[:0], updates[:0], messages[:0]
 		var msgs int64
-		for v := 0; v < n; v++ {
-			c.ID = uint64(v)
-			c.Degree = uint64(g.OutDegree(uint32(v)))
-			if k.Apply(c, res.States[v*nf:v*nf+nf], upd) {
-				senders = append(senders, uint32(v))
-				updates = append(updates, upd...)
-				msgs += int64(c.Degree)
-			}
+		for _, w := range e.workers {
+			senders = append(senders, w.senders...)
+			updates = append(updates, w.updates...)
+			messages = append(messages, w.messages...)
+			msgs += w.msgs
 		}
 		if opt.Senders != nil {
 			opt.Senders(s, senders)
@@ -144,43 +136,16 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 		}
 		if len(senders) == 0 {
 			res.Converged = true
+			e.states(res.States)
 			return res, nil
 		}
-		// Scatter and gather.
-		c.Superstep = uint64(s + 1)
-		for i, u := range senders {
-			c.Update = updates[i*nu : i*nu+nu]
-			c.Sender = uint64(u)
-			c.Degree = uint64(g.OutDegree(u))
-			nbrs := g.Neighbors(u)
-			ws := g.EdgeWeights(u)
-			switch {
-			case copyMsg:
-				c.Msg = c.Update
-			case perSender:
-				k.Scatter(c, msg)
-				c.Msg = msg
-			default:
-				c.Msg = msg
-			}
-			for j, w := range nbrs {
-				if !perSender {
-					c.Neighbor = uint64(w)
-					if hasEdge {
-						if ws != nil {
-							edge[0] = uint64(ws[j])
-						} else {
-							edge[0] = 1
-						}
-						c.Edge = edge
-					}
-					k.Scatter(c, msg)
-				}
-				c.ID = uint64(w)
-				k.Gather(c, res.States[int(w)*nf:int(w)*nf+nf])
-			}
+		if e.fold != nil && float64(msgs) >= pullFraction*float64(g.NumArcs()) {
+			e.pull(senders, updates, messages)
+		} else {
+			e.parallel(func(w *worker) { w.scatterGather(e, s+1, senders, updates, messages) })
 		}
 	}
+	e.states(res.States)
 	return res, nil
 }
 

@@ -156,9 +156,15 @@ type Workload struct {
 
 	// cache memoises the degree-histogram sums, which dominate the cost of
 	// an evaluation; sweeps share one Workload between goroutines.
-	mu    sync.Mutex
-	cache map[[2]int]float64
+	mu sync.Mutex
+	// spreads[n] is spread(n), NaN until computed (a slice: a map lookup
+	// cost more than the rest of an evaluation).
+	spreads []float64
 }
+
+// maxSpreadMemo bounds the memoised group counts; larger n are computed
+// each time.
+const maxSpreadMemo = 1 << 16
 
 // spread returns the expected number of non-empty groups, summed over all
 // vertices, when every vertex's out-neighbours fall at random into n
@@ -166,8 +172,8 @@ type Workload struct {
 func (w *Workload) spread(n int) float64 {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if v, ok := w.cache[[2]int{0, n}]; ok {
-		return v
+	if n < len(w.spreads) && !math.IsNaN(w.spreads[n]) {
+		return w.spreads[n]
 	}
 	q := 1 - 1/float64(n)
 	sum := 0.0
@@ -176,10 +182,12 @@ func (w *Workload) spread(n int) float64 {
 			sum += float64(dc[1]) * float64(n) * (1 - math.Pow(q, float64(dc[0])))
 		}
 	}
-	if w.cache == nil {
-		w.cache = map[[2]int]float64{}
+	if n >= 0 && n < maxSpreadMemo {
+		for len(w.spreads) <= n {
+			w.spreads = append(w.spreads, math.NaN())
+		}
+		w.spreads[n] = sum
 	}
-	w.cache[[2]int{0, n}] = sum
 	return sum
 }
 
@@ -359,7 +367,16 @@ func (w *Workload) remoteTargets(n int) float64 {
 // Evaluate computes every limit for one configuration. It fails for an
 // impossible configuration (no FPGAs, more PEs than fit, more FPGAs than
 // the platform has) and, with ErrCapacity, when the data does not fit.
-func Evaluate(p *Platform, w *Workload, c Config) (Result, error) {
+func Evaluate(p *Platform, w *Workload, c Config) (Result, error) { return evaluate(p, w, c, true) }
+
+// EvaluateLimits is Evaluate without the words of Result.Reasons (nil):
+// formatting them costs several times the arithmetic, so sweeps and
+// searches call it for every point and Evaluate for the points they show.
+func EvaluateLimits(p *Platform, w *Workload, c Config) (Result, error) {
+	return evaluate(p, w, c, false)
+}
+
+func evaluate(p *Platform, w *Workload, c Config, reasons bool) (Result, error) {
 	if c.FPGAs < 1 || c.PEs < 1 {
 		return Result{}, fmt.Errorf("need at least 1 FPGA and 1 PE, got %d x %d", c.FPGAs, c.PEs)
 	}
@@ -376,7 +393,10 @@ func Evaluate(p *Platform, w *Workload, c Config) (Result, error) {
 		c.Mem = OffChip
 	}
 	r := Result{Config: c, FPGAs: c.FPGAs, PEs: c.PEs, Arch: c.Arch, Mem: c.Mem, Packing: c.Packing,
-		Filter: c.Filter && c.Arch == GraVFM, Reasons: map[string]string{}, CPE: w.CPE, CPESource: w.CPESource}
+		Filter: c.Filter && c.Arch == GraVFM, CPE: w.CPE, CPESource: w.CPESource}
+	if reasons {
+		r.Reasons = make(map[string]string, 4)
+	}
 	r.Sizes = p.wireSizes(w, c)
 	nF, nP := float64(c.FPGAs), float64(c.PEs)
 	d := w.Degree()
@@ -388,15 +408,19 @@ func Evaluate(p *Platform, w *Workload, c Config) (Result, error) {
 	// 1. Processing elements.
 	lpe := nF * nP * p.ClockHz / cpe
 	r.Limits.PE = ptr(lpe)
-	r.Reasons[LimitPE] = fmt.Sprintf("%d FPGAs x %d PEs at %.1f MHz, %.2f cycles per edge (%s)", c.FPGAs, c.PEs, p.ClockHz/1e6, cpe, w.CPESource)
+	if reasons {
+		r.Reasons[LimitPE] = fmt.Sprintf("%d FPGAs x %d PEs at %.1f MHz, %.2f cycles per edge (%s)", c.FPGAs, c.PEs, p.ClockHz/1e6, cpe, w.CPESource)
+	}
 
 	// 2. Off-chip memory, refined for access granularity.
 	if c.Mem == OffChip && p.MemBitsPerSec > 0 {
 		m := p.memLimits(w, c, r.Sizes.Edge)
 		r.MemDetail = m
 		r.Limits.Mem = ptr(m.Expected)
-		r.Reasons[LimitMem] = fmt.Sprintf("%.1f GiB/s per FPGA; an edge costs %.0f bits of %d-bit words (%d-bit edge, %.2f lists read per edge for this graph; worst case %.0f MTEPS, no granularity %.0f MTEPS)",
-			p.MemBitsPerSec/8/(1<<30), m.BitsPerEdge, m.WordBits, r.Sizes.Edge, m.ListsPerEdge, m.WorstCase/1e6, m.Basic/1e6)
+		if reasons {
+			r.Reasons[LimitMem] = fmt.Sprintf("%.1f GiB/s per FPGA; an edge costs %.0f bits of %d-bit words (%d-bit edge, %.2f lists read per edge for this graph; worst case %.0f MTEPS, no granularity %.0f MTEPS)",
+				p.MemBitsPerSec/8/(1<<30), m.BitsPerEdge, m.WordBits, r.Sizes.Edge, m.ListsPerEdge, m.WorstCase/1e6, m.Basic/1e6)
+		}
 	}
 
 	// 3 and 4. Network interface and network.
@@ -423,12 +447,16 @@ func Evaluate(p *Platform, w *Workload, c Config) (Result, error) {
 			r.RemoteCopies = copies
 			lif := groupIf / mu * g / copies * d
 			r.Limits.If = ptr(lif)
-			r.Reasons[LimitIf] = fmt.Sprintf("network interface: each update (%.0f bits on the wire) is sent to %.2f of %d other %ss (%s); d = %.1f; BW_if = %.2f GiB/s",
-				mu, copies, groups-1, unit, how, d, groupIf/8/(1<<30))
+			if reasons {
+				r.Reasons[LimitIf] = fmt.Sprintf("network interface: each update (%.0f bits on the wire) is sent to %.2f of %d other %ss (%s); d = %.1f; BW_if = %.2f GiB/s",
+					mu, copies, groups-1, unit, how, d, groupIf/8/(1<<30))
+			}
 			if groupNet > 0 {
 				lnet := groupNet / (copies * mu) * d
 				r.Limits.Net = ptr(lnet)
-				r.Reasons[LimitNet] = fmt.Sprintf("network: %.2f copies of every %.0f-bit update share %.2f GiB/s; d = %.1f", copies, mu, groupNet/8/(1<<30), d)
+				if reasons {
+					r.Reasons[LimitNet] = fmt.Sprintf("network: %.2f copies of every %.0f-bit update share %.2f GiB/s; d = %.1f", copies, mu, groupNet/8/(1<<30), d)
+				}
 			}
 		case GraVF:
 			mm := r.Sizes.Message.Used
@@ -436,12 +464,16 @@ func Evaluate(p *Platform, w *Workload, c Config) (Result, error) {
 			r.RemoteCopies = remote
 			lif := groupIf * g / (remote * mm)
 			r.Limits.If = ptr(lif)
-			r.Reasons[LimitIf] = fmt.Sprintf("network interface: %.0f %% of the messages (%.0f bits each) leave their %s; BW_if = %.2f GiB/s",
-				100*remote, mm, unit, groupIf/8/(1<<30))
+			if reasons {
+				r.Reasons[LimitIf] = fmt.Sprintf("network interface: %.0f %% of the messages (%.0f bits each) leave their %s; BW_if = %.2f GiB/s",
+					100*remote, mm, unit, groupIf/8/(1<<30))
+			}
 			if groupNet > 0 {
 				lnet := groupNet / (remote * mm)
 				r.Limits.Net = ptr(lnet)
-				r.Reasons[LimitNet] = fmt.Sprintf("network: %.0f %% of all %.0f-bit messages share %.2f GiB/s", 100*remote, mm, groupNet/8/(1<<30))
+				if reasons {
+					r.Reasons[LimitNet] = fmt.Sprintf("network: %.0f %% of all %.0f-bit messages share %.2f GiB/s", 100*remote, mm, groupNet/8/(1<<30))
+				}
 			}
 		}
 	}

@@ -60,7 +60,7 @@ func Optimise(p *Platform, w *Workload, base Config) (Choice, error) {
 	for nF := loF; nF <= hiF; nF++ {
 		c := base
 		c.FPGAs, c.PEs = nF, maxP
-		r, err := Evaluate(p, w, c)
+		r, err := EvaluateLimits(p, w, c)
 		if err != nil && !errors.Is(err, ErrCapacity) {
 			return ch, err
 		}
@@ -80,7 +80,7 @@ func Optimise(p *Platform, w *Workload, base Config) (Choice, error) {
 		if len(ch.Curve) > 0 {
 			c := base
 			c.FPGAs, c.PEs = hiF, maxP
-			r, _ := Evaluate(p, w, c)
+			r, _ := EvaluateLimits(p, w, c)
 			need = r.Capacity.MinFPGAs
 		}
 		if need > hiF {
@@ -102,7 +102,7 @@ func Optimise(p *Platform, w *Workload, base Config) (Choice, error) {
 		for nP := loP; nP <= maxP; nP++ {
 			c := base
 			c.FPGAs, c.PEs = nF, nP
-			r, err := Evaluate(p, w, c)
+			r, err := EvaluateLimits(p, w, c)
 			if err != nil {
 				continue
 			}
@@ -114,8 +114,12 @@ func Optimise(p *Platform, w *Workload, base Config) (Choice, error) {
 	for nP := 1; nP <= maxP; nP++ {
 		c := base
 		c.FPGAs, c.PEs = chosen.FPGAs, nP
-		r, err := Evaluate(p, w, c)
+		r, err := EvaluateLimits(p, w, c)
 		ch.PECurve = append(ch.PECurve, point(r, err == nil))
+	}
+	// The choice is shown: evaluate it once more with its reasons.
+	if r, err := Evaluate(p, w, chosen.Config); err == nil {
+		chosen = r
 	}
 	ch.Best = chosen
 	ch.Why = explain(p, ch, maxP)

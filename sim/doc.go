@@ -61,6 +61,20 @@
 // The run ends when every PE has seen a superstep in which no PE sent an
 // update; its vertex states then equal the BSP reference engine's.
 //
+// # Fast detail
+//
+// Detail Fast follows the same items through the same units with the same
+// rules, but does not step idle cycles: the crossbars and links are
+// stepped (sleeping until they can move), while each PE's units are
+// max-plus recurrences over its items, so an update costs only the PEs
+// holding part of its list and a list's messages follow in closed form
+// once no hazard can hold them (fast.go, fastpe.go; the GraVF baseline,
+// whose walkers are coupled message by message, steps its walkers and
+// crossbar ports: fastg.go). The functional result is the reference
+// engine's, run on its own goroutine a superstep ahead. It agrees with
+// cycle detail within 5 % in total and 10 % per superstep on the fidelity
+// corpus, to the cycle on most designs with edges in block RAM.
+//
 // # Trace files
 //
 // A Recorder, set as the Setup's Listener, writes a trace: gzip-compressed

@@ -142,6 +142,7 @@ func (f *fastM) indexKeys(hz hazard) {
 	}
 	n := f.layout.NumRuns()
 	f.runOff = make([]int32, n+1)
+	f.keys = make([]uint32, 0, f.g.NumArcs())
 	for i := 0; i < n; i++ {
 		pe, nbrs, _ := f.layout.Run(i)
 		f.runOff[i+1] = f.runOff[i] + int32(len(nbrs))

@@ -182,6 +182,19 @@ func (mp *msgPipe) held(g int64, k uint32) int64 {
 	return g
 }
 
+// clear reports whether no key of a list's first messages is in the
+// window (by its bucket, so a collision of buckets only costs a visit):
+// the detector then holds none of them, as the list's own keys differ and
+// the window only loses keys while they pass.
+func (mp *msgPipe) clear(keys []uint32) bool {
+	for _, k := range keys {
+		if mp.bucket[k&63] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // remember adds a message read in cycle g to the window.
 func (mp *msgPipe) remember(k uint32, g int64) {
 	h := mp.recentHead
@@ -209,23 +222,16 @@ func (mp *msgPipe) emit(start int64, n int, keys []uint32, pos int) (first, last
 	p := n
 	if mp.distinct {
 		p = min(n, max(mp.window-pos, 0))
-	}
-	e := start - 1
-	first = never
-	for i := 0; i < p; i++ {
-		e = max(e+1, mp.ring[mp.head])
-		if i == 0 {
-			first = e
+		if mp.clear(keys[:p]) {
+			p = 0
 		}
-		g := max(mp.gFree, e+mp.vis)
-		h := mp.held(g, keys[i])
-		mp.stalls += h - g
-		mp.push(h)
-		mp.lastMsg = h
 	}
-	mp.msgs += int64(p)
-	if p == n {
-		return first, e
+	first, e := never, start-1
+	if p > 0 {
+		first, e = mp.emitHeld(start, keys[:p])
+		if p == n {
+			return first, e
+		}
 	}
 	f, l := mp.emitRun(e+1, n-p)
 	if p == 0 {
@@ -236,6 +242,35 @@ func (mp *msgPipe) emit(start int64, n int, keys []uint32, pos int) (first, last
 		mp.remember(keys[j], mp.lastMsg-int64(n-1-j))
 	}
 	return first, l
+}
+
+// emitHeld is emit for messages the detector may hold, one by one: scatter
+// writes entry i at max(the cycle after entry i-1, the read of entry
+// i-cap), gather reads it at max(the cycle after the previous read, vis
+// after the write, the detector's hold). The FIFO's state stays in locals
+// through the loop, the fast model's innermost.
+func (mp *msgPipe) emitHeld(start int64, keys []uint32) (first, last int64) {
+	ring, head, gFree, vis := mp.ring, mp.head, mp.gFree, mp.vis
+	var stalls int64
+	e := start - 1
+	for i, k := range keys {
+		e = max(e+1, ring[head])
+		if i == 0 {
+			first = e
+		}
+		g := max(gFree, e+vis)
+		h := mp.held(g, k)
+		stalls += h - g
+		ring[head] = h
+		if head++; head == len(ring) {
+			head = 0
+		}
+		gFree = h + 1
+	}
+	mp.head, mp.gFree, mp.lastMsg = head, gFree, gFree-1
+	mp.stalls += stalls
+	mp.msgs += int64(len(keys))
+	return first, e
 }
 
 // emitRun is emit for k messages that no hazard can hold. Gather then

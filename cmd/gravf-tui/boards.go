@@ -234,6 +234,17 @@ func showBoard(w io.Writer, b *boards.Board) error {
 	row("URAM", "%d (288 Kb each)", b.FPGA.URAM)
 	row("DSP", "%d", b.FPGA.DSP)
 	row("f_clk", "%s MHz", num(b.ClockMHz))
+	if b.ClockMaxMHz > 0 {
+		row("", "the platform's fastest design clock: %s MHz", num(b.ClockMaxMHz))
+	}
+	if b.PublishedClockMHz > 0 {
+		row("", "published designs closed at %s MHz: %s", num(b.PublishedClockMHz), b.PublishedClockSource)
+	} else {
+		row("", "no published design of this kind known on this board")
+	}
+	if b.Retired != "" {
+		row("retired", "%s", b.Retired)
+	}
 	row("M_board", "%d bits (%s MiB) of BRAM and URAM per FPGA for vertex state", d.VertexMemoryBits, fix2(float64(d.VertexMemoryBits)/8/(1<<20)))
 	row("max FPGAs", "%d", b.MaxFPGAs)
 

@@ -60,6 +60,7 @@ func valueCompletions() map[string]cobra.CompletionFunc {
 		"pe":        fixed(string(model.PEGenerated), string(model.PEPaper)),
 		"partition": fixed(partitioners...),
 		"detail":    fixed(string(sim.Fast), string(sim.Cycle)),
+		"target":    fixed("plain", "vitis"),
 		"set":       cobra.FixedCompletions(setKeys, cobra.ShellCompDirectiveNoSpace|cobra.ShellCompDirectiveNoFileComp),
 		"width":     cobra.FixedCompletions(layouts, cobra.ShellCompDirectiveNoSpace|cobra.ShellCompDirectiveNoFileComp),
 	}

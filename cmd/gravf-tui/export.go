@@ -8,6 +8,7 @@ import (
 	"github.com/gravf-tui/gravf-tui/gen"
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/model"
+	"github.com/gravf-tui/gravf-tui/vitis"
 	"github.com/spf13/cobra"
 )
 
@@ -15,11 +16,11 @@ func newExportCmd() *cobra.Command {
 	var pf pointFlags
 	var kf kernelFlags
 	var gf graphFlags
-	var out string
+	var out, target string
 	part := graph.Greedy
 	var force, estimateOnly bool
 	cmd := &cobra.Command{
-		Use:   "export --board B --kernel K --graph G --fpgas N --pes N [--mem bram|offchip] [--set KEY=VALUE] --out DIR [--force]",
+		Use:   "export --board B --kernel K --graph G --fpgas N --pes N [--mem bram|offchip] [--set KEY=VALUE] [--target plain|vitis] --out DIR [--force]",
 		Short: "Write a synthesizable multi-FPGA Verilog project with its testbench",
 		Long: `export writes a complete project: the RTL of every FPGA, memory images, a
 system testbench that checks every final vertex state against the BSP
@@ -32,7 +33,16 @@ default) the edge lists are in block RAM; with --mem offchip they are in the
 board's off-chip edge memory: every FPGA top gets one read port per PE, the
 project holds an image of each FPGA's memory, and the testbench models the
 memory's latency and bandwidth as the simulator does. The design flags and
---set are those of "gravf-tui model".`,
+--set are those of "gravf-tui model".
+
+With --target vitis (Alveo boards: u250, u280, u55c) every FPGA becomes a
+Vitis RTL kernel instead: an AXI4-Lite control slave in the Vitis register
+map, AXI4 masters that load the PEs' tables from host buffers, read the edge
+lists (--mem offchip) and write the final states back, and credit-based
+AXI4-Stream link ports; with kernel.xml, package_xo and v++ link scripts,
+an Aurora link kernel for the cards' QSFP28 cages, the XRT host program and
+a testbench of the kernels with AXI memory models and protocol checkers
+(make sim, make sim-verilator, make xo, make xclbin, make host, make run).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o, err := pf.options()
@@ -42,19 +52,36 @@ memory's latency and bandwidth as the simulator does. The design flags and
 			if err := requireBuildable(o); err != nil {
 				return err
 			}
+			if target != "plain" && target != "vitis" {
+				return usagef("--target %s: valid targets are plain and vitis", target)
+			}
 			if out == "" && !estimateOnly {
 				return usagef("--out is required")
 			}
-			p, err := resolvePoint(&pf, &kf, &gf)
+			p, err := resolvePoint(&pf, &kf, &gf, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
 			cfg := p.Config()
+			if target == "vitis" {
+				if err := vitis.CheckTarget(p.Board.Name, p.Kernel.Spec.Name, cfg.FPGAs); err != nil {
+					return usageError{err}
+				}
+			}
 			if estimateOnly {
 				return estimate(cmd.OutOrStdout(), p.Board, p.Kernel, p.Graph, cfg.FPGAs, cfg.PEs, part, cfg.Filter, cfg.Mem)
 			}
-			m, err := gen.Export(context.Background(), gen.ExportOptions{Board: p.Board, Kernel: p.Kernel, Graph: p.Graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
-				Partitioner: part, Filter: cfg.Filter, Mem: cfg.Mem, Dir: out, Force: force, Version: explorer.Version()})
+			opts := gen.ExportOptions{Board: p.Board, Kernel: p.Kernel, Graph: p.Graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
+				Partitioner: part, Filter: cfg.Filter, Mem: cfg.Mem, Dir: out, Force: force, Version: explorer.Version()}
+			var m *gen.Manifest
+			if target == "vitis" {
+				var vm *vitis.Manifest
+				if vm, err = vitis.Export(context.Background(), opts); err == nil {
+					m = &vm.Manifest
+				}
+			} else {
+				m, err = gen.Export(context.Background(), opts)
+			}
 			if err != nil {
 				return err
 			}
@@ -69,6 +96,7 @@ memory's latency and bandwidth as the simulator does. The design flags and
 	gf.register(cmd.Flags())
 	cmd.Flags().Var(typed(&part), "partition", "partitioner: robin, greedy, greedy-sorted or metis")
 	cmd.Flags().StringVar(&out, "out", "", "project folder to write")
+	cmd.Flags().StringVar(&target, "target", "plain", "project kind: plain (simulation and Vivado) or vitis (Alveo RTL kernels, XRT host)")
 	cmd.Flags().BoolVar(&force, "force", false, "replace an existing folder")
 	cmd.Flags().BoolVar(&estimateOnly, "estimate-only", false, "synthesise FPGA 0 with yosys, print the resources per PE and per FPGA, and cache the per-PE cost for the model")
 	// The generator's own default: edges in block RAM.

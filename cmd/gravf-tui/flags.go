@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding"
+	"fmt"
+	"io"
 	"strings"
 
 	"github.com/gravf-tui/gravf-tui/boards"
@@ -254,8 +256,9 @@ func loadKernelGraph(kf *kernelFlags, gf *graphFlags) (*kernel.Kernel, *graph.Gr
 
 // resolvePoint resolves the design point of the flags, as a notebook's
 // cells resolve theirs: the board with the overrides, the kernel bound to
-// the graph, the model's platform.
-func resolvePoint(pf *pointFlags, kf *kernelFlags, gf *graphFlags) (*design.Point, error) {
+// the graph, the model's platform. What makes the board's figures doubtful
+// (boards.Warnings, which a platform cell shows) goes to warn.
+func resolvePoint(pf *pointFlags, kf *kernelFlags, gf *graphFlags, warn io.Writer) (*design.Point, error) {
 	o, err := pf.options()
 	if err != nil {
 		return nil, err
@@ -263,6 +266,9 @@ func resolvePoint(pf *pointFlags, kf *kernelFlags, gf *graphFlags) (*design.Poin
 	b, err := o.LoadBoard("")
 	if err != nil {
 		return nil, usageError{err}
+	}
+	for _, w := range b.Warnings() {
+		fmt.Fprintf(warn, "gravf-tui: warning: %s\n", w)
 	}
 	k, g, err := loadKernelGraph(kf, gf)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gravf-tui/gravf-tui/boards"
 	"github.com/gravf-tui/gravf-tui/design"
 	"github.com/gravf-tui/gravf-tui/explorer"
 	"github.com/gravf-tui/gravf-tui/model"
@@ -179,7 +180,7 @@ func TestCompletions(t *testing.T) {
 		cmds       []string
 		flag, want string
 	}{
-		{[]string{"model", "sim", "explore", "export", "validate"}, "board", "ac510\nf1\nu250\nu280\n:0\n"},
+		{[]string{"model", "sim", "explore", "export", "validate"}, "board", strings.Join(boards.Names(), "\n") + "\n:0\n"},
 		{[]string{"model", "sim", "explore", "export", "ref", "validate"}, "kernel", "bfs\npr\nsssp\nsswp\nwcc\n:0\n"},
 		{[]string{"model", "sim", "explore", "export"}, "arch", "gravf-m\ngravf\n:4\n"},
 		{[]string{"sim", "explore", "export", "graph partition"}, "partition", "greedy\ngreedy-sorted\nrobin\nmetis\n:4\n"},

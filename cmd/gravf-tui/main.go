@@ -43,7 +43,7 @@ which limit binds, simulate the architecture, and export synthesizable RTL.`,
 		RunE:          func(c *cobra.Command, args []string) error { return runTUI(args) },
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newKernelsCmd(), newRefCmd(), newGraphCmd(), newModelCmd(), newBoardsCmd(), newSimCmd(), newExportCmd(), newTraceCmd(), newRunCmd(), newExploreCmd(), newValidateCmd())
+	root.AddCommand(newKernelsCmd(), newRefCmd(), newGraphCmd(), newModelCmd(), newBoardsCmd(), newSimCmd(), newExportCmd(), newTraceCmd(), newRunCmd(), newExploreCmd(), newValidateCmd(), newBenchCmd())
 	registerCompletions(root)
 	return root
 }

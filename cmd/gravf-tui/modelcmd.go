@@ -32,7 +32,7 @@ that every edit of the TUI's platform cell can be repeated here.
 ` + explorer.LatencyNote,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := resolvePoint(&pf, &kf, &gf)
+			p, err := resolvePoint(&pf, &kf, &gf, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}

@@ -58,7 +58,7 @@ flags and --set are those of "gravf-tui model".`,
 			if err != nil {
 				return err
 			}
-			p, err := resolvePoint(&pf, &kf, &gf)
+			p, err := resolvePoint(&pf, &kf, &gf, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}

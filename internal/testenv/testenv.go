@@ -23,3 +23,16 @@ func NeedTool(tb testing.TB, name string) string {
 	}
 	return p
 }
+
+// NeedFile returns path if it exists, or stops the test as NeedTool does;
+// pkg names the Debian package that installs it.
+func NeedFile(tb testing.TB, path, pkg string) string {
+	tb.Helper()
+	if _, err := os.Stat(path); err != nil {
+		if os.Getenv("CI") != "" {
+			tb.Fatalf("%s (Debian package %s) is required in CI (make test installs it): %v", path, pkg, err)
+		}
+		tb.Skipf("%s not installed (Debian package %s): %v", path, pkg, err)
+	}
+	return path
+}

@@ -1,0 +1,78 @@
+package sim
+
+import (
+	"context"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/gravf-tui/gravf-tui/boards"
+	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/kernel"
+	"github.com/gravf-tui/gravf-tui/model"
+	"github.com/gravf-tui/gravf-tui/samples"
+)
+
+// BenchmarkFastTiming times fast detail's timing alone, without the
+// reference engine that runs beside it in sim.Run: the senders of every
+// superstep are recorded once and fed to a new machine in each iteration
+// (PR on rmat:scale=16,ef=16 at 4 x 9 AC-510 PEs, edges off-chip and in
+// block RAM). GRAVF_BENCH_GRAPH overrides the graph.
+func BenchmarkFastTiming(b *testing.B) {
+	spec := os.Getenv("GRAVF_BENCH_GRAPH")
+	if spec == "" {
+		spec = "rmat:scale=16,ef=16"
+	}
+	sp, err := samples.Kernel("pr")
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, err := graph.Load(spec, graph.ReadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	k, err := sp.Bind(kernel.Env{Vertices: g.NumVertices(), Lookup: g.Lookup})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var rounds [][]uint32
+	if _, err := kernel.Run(context.Background(), k, g, kernel.RunOptions{Senders: func(r int, s []uint32) {
+		rounds = append(rounds, slices.Clone(s))
+	}}); err != nil {
+		b.Fatal(err)
+	}
+	bd, err := boards.Get("ac510")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, mem := range []model.MemKind{model.OffChip, model.BRAM} {
+		s := &Setup{Board: bd, Kernel: k, Graph: g, FPGAs: 4, PEs: 9, Mem: mem, Filter: true, Detail: Fast}
+		if err := s.applyDefaults(); err != nil {
+			b.Fatal(err)
+		}
+		p, err := NewParams(s.Board, s.Kernel, s.Packing)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s.partition, err = graph.NewPartition(context.Background(), g, graph.PartitionOptions{FPGAs: 4, PEs: 9, Method: s.Partitioner, UFactor: s.UFactor, Seed: s.Seed})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(string(mem), func(b *testing.B) {
+			var cycles int64
+			for b.Loop() {
+				f := newFastM(context.Background(), s, p)
+				for r, snd := range rounds {
+					if err := f.superstep(r, snd); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := f.advance(true); err != nil {
+					b.Fatal(err)
+				}
+				cycles = f.result(&kernel.Result{}).Cycles
+			}
+			b.ReportMetric(float64(cycles), "cycles")
+		})
+	}
+}
