@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/gravf-tui/gravf-tui/arch"
 	"github.com/gravf-tui/gravf-tui/gen"
 	"github.com/gravf-tui/gravf-tui/internal/datasets"
 	"github.com/gravf-tui/gravf-tui/internal/testenv"
@@ -163,8 +164,8 @@ func TestKernelWidthEdit(t *testing.T) {
 	}
 	m := out.(*ModelOutput)
 	// The edit makes the update label 32 bits on the wire, beside the
-	// sender id and the 3 header bits, and the message (the same layout) too.
-	if w := 32 + m.Sizes.VertexIDBits + 3; m.Sizes.UpdateWire.Bits != w || m.Sizes.MessageWire.Bits != w {
+	// sender id and the header bits, and the message (the same layout) too.
+	if w := 32 + m.Sizes.VertexIDBits + arch.HeaderBits; m.Sizes.UpdateWire.Bits != w || m.Sizes.MessageWire.Bits != w {
 		t.Fatalf("update %d, message %d bits", m.Sizes.UpdateWire.Bits, m.Sizes.MessageWire.Bits)
 	}
 	k, _, _ := nb.Result(1)

@@ -146,6 +146,7 @@ func (e *evaluator) simulate(in *Simulate) (Output, error) {
 		Progress: func(p sim.Progress) {
 			e.progress(Progress{Done: int64(p.Superstep), Total: total, Text: fmt.Sprintf("superstep %d of %d, cycle %s", p.Superstep+1, total, groupDigits(p.Cycle))})
 		}}
+	setup.ModelTSys = model.TSysFor(d.Board, d.Kernel, d.Graph, cfg, d.Options.PE)
 	finish := func(*sim.Result, error) error { return nil }
 	tracePath := ""
 	if in.Trace != "" {

@@ -187,7 +187,9 @@ func rmatBlock() []Point {
 				mem := []model.MemKind{bram, offchip}[(i+scale)%2]
 				p := dm(4, 9, mem).point(k, rmatSpec(scale, scr), rmatClass(scr))
 				p.Why = "R-MAT at 4 x 9: hub lists hold the lockstep broadcast"
-				p.CI = scale == 12 && (k == "wcc" || k == "pr")
+				// In CI: WCC and PR at scale 12, and BFS and SSSP off-chip at
+				// scale 14, where 9 PEs share the memory's grants.
+				p.CI = scale == 12 && (k == "wcc" || k == "pr") || scale == 14 && scr && mem == offchip && (k == "bfs" || k == "sssp")
 				ps = append(ps, p)
 				q := p
 				q.Mem = []model.MemKind{offchip, bram}[(i+scale)%2]

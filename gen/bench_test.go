@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/gravf-tui/gravf-tui/arch"
 	"github.com/gravf-tui/gravf-tui/boards"
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/internal/testenv"
@@ -119,22 +120,18 @@ func BenchmarkYosysPerPE(b *testing.B) {
 			b.Fatal(err)
 		}
 		for _, mem := range []model.MemKind{model.BRAM, model.OffChip} {
-			o := SystemOptions{Kernel: k, Graph: g, FPGAs: 1, PEs: pes, Filter: true, LinkLatency: 1}
-			if mem == model.OffChip {
-				m, err := OffChipFor(brd, k)
-				if err != nil {
-					b.Fatal(err)
-				}
-				o.OffChip = &m
+			d, err := arch.Derive(brd, k, arch.Options{FPGAs: 1, PEs: pes, Mem: mem})
+			if err != nil {
+				b.Fatal(err)
 			}
-			s, err := GenerateSystem(context.Background(), o)
+			s, err := GenerateSystem(context.Background(), SystemOptions{Design: d, Kernel: k, Graph: g, Filter: true})
 			if err != nil {
 				b.Fatal(err)
 			}
 			b.Run(name+"/"+string(mem), func(b *testing.B) {
 				var pe Resources
 				for i := 0; i < b.N; i++ {
-					if _, pe, err = Estimate(context.Background(), s, name, brd.FPGA.Family); err != nil {
+					if _, pe, err = Estimate(context.Background(), s, brd.FPGA.Family); err != nil {
 						b.Fatal(err)
 					}
 				}

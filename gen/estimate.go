@@ -110,7 +110,7 @@ func ParseYosysStat(text string) map[string]Resources {
 // Estimate synthesises FPGA 0 of a generated system out of context with
 // yosys (synth_xilinx for the given family, not flattened) and returns the
 // resources of the whole FPGA and of its largest PE.
-func Estimate(ctx context.Context, s *System, kernelName, family string) (fpga, pe Resources, err error) {
+func Estimate(ctx context.Context, s *System, family string) (fpga, pe Resources, err error) {
 	yosys, err := exec.LookPath("yosys")
 	if err != nil {
 		return fpga, pe, fmt.Errorf("resource estimates need yosys (Debian package yosys): %w", err)
@@ -129,7 +129,7 @@ func Estimate(ctx context.Context, s *System, kernelName, family string) (fpga, 
 			return fpga, pe, err
 		}
 	}
-	script := fmt.Sprintf("read_verilog %s\nsynth_xilinx -family %s -noiopad -noclkbuf -top fpga0_top\ntee -q -o stat.txt stat -top fpga0_top\n",
+	script := fmt.Sprintf("read_verilog -defer %s\nhierarchy -check -top fpga_top -chparam FPGA 0\nsynth_xilinx -family %s -noiopad -noclkbuf -top fpga_top\ntee -q -o stat.txt stat -top fpga_top\n",
 		strings.Join(s.RTLFiles(), " "), family)
 	if err := os.WriteFile(filepath.Join(dir, "estimate.ys"), []byte(script), 0o644); err != nil {
 		return fpga, pe, err
@@ -144,15 +144,16 @@ func Estimate(ctx context.Context, s *System, kernelName, family string) (fpga, 
 		return fpga, pe, err
 	}
 	tot := ParseYosysStat(string(st))
-	return tot["fpga0_top"], largestPE(tot, kernelName), nil
+	return tot["fpga_top"], largestPE(tot), nil
 }
 
 // largestPE returns the resources of the largest PE among the modules of a
-// yosys statistics report (PEs differ only in their memory sizes).
-func largestPE(tot map[string]Resources, kernelName string) Resources {
+// yosys statistics report (PEs differ only in their memory sizes): the
+// modules yosys derived from gravf_pe, one per parameter set.
+func largestPE(tot map[string]Resources) Resources {
 	var pe Resources
 	for m, r := range tot {
-		if strings.HasSuffix(m, "\\"+kernelName+"_pe") || m == kernelName+"_pe" {
+		if strings.HasSuffix(m, "\\gravf_pe") || m == "gravf_pe" {
 			if r.LUT > pe.LUT {
 				pe = r
 			}

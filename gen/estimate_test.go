@@ -57,11 +57,11 @@ func TestEstimate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := GenerateSystem(context.Background(), SystemOptions{Kernel: k, Graph: g, FPGAs: 2, PEs: 2, Filter: true, LinkLatency: 10})
+	s, err := GenerateSystem(context.Background(), SystemOptions{Design: testDesign(t, k, 2, 2, 10, nil), Kernel: k, Graph: g, Filter: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fpga, pe, err := Estimate(context.Background(), s, "bfs", "xcu")
+	fpga, pe, err := Estimate(context.Background(), s, "xcu")
 	if err != nil {
 		t.Fatal(err)
 	}

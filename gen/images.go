@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/gravf-tui/gravf-tui/arch"
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
 )
@@ -47,51 +48,26 @@ type PEImages struct {
 	State []string
 }
 
-// Widths are the bit widths of the memory words, fixed per system so
-// that every PE's images have the same shape.
-type Widths struct {
-	VertexID   int // global ids
-	Local      int // local indices
-	EdgeAddr   int // positions in a PE's edge memory
-	EdgeData   int // edge data bits (0: none)
-	State      int // packed vertex state
-	MaxLocal   int // the most vertices any PE holds
-	MaxEdges   int // the most edges any PE holds
-	IndexStart int // an edge-index start: an edge address, or a word address off-chip
-	ListLen    int // an edge-index length
-	IndexBits  int // one edge-index word
-	EdgeBits   int // one edge word
-	VertexBit  int // one vertex-info word
-	Mask       int // filter mask bits: other FPGAs, at least 1
-	MemAddr    int // an off-chip memory word address (0: edges in block RAM)
-}
-
-// BuildImages lays out the memories of every PE for a GraVF-M system.
-// With filter false every update goes to every FPGA.
-func BuildImages(k *kernel.Kernel, g *graph.Graph, p *graph.Partition, filter bool) ([]PEImages, Widths, error) {
+// BuildImages lays out the memories of every PE of a GraVF-M design and
+// returns how much the PEs hold (the extent that fixes the address widths
+// of their memories). With filter false every update goes to every FPGA.
+func BuildImages(d *arch.Design, k *kernel.Kernel, g *graph.Graph, p *graph.Partition, filter bool) ([]PEImages, arch.Extent, error) {
+	var ext arch.Extent
 	if k.Vertices != g.NumVertices() {
-		return nil, Widths{}, fmt.Errorf("kernel bound to %d vertices, graph has %d", k.Vertices, g.NumVertices())
+		return nil, ext, fmt.Errorf("kernel bound to %d vertices, graph has %d", k.Vertices, g.NumVertices())
 	}
 	if err := kernel.EdgeData(k, g); err != nil {
-		return nil, Widths{}, err
+		return nil, ext, err
 	}
 	layout := graph.NewEdgeLayout(g, p)
 	nPE := p.NumPEs()
-	c := k.Checked
-	w := Widths{VertexID: c.VertexIDBits, Mask: max(p.FPGAs-1, 1)}
 	var flt *graph.Filter
 	if filter && p.FPGAs > 1 {
 		flt = graph.NewFilter(g, p)
 	}
-	for _, t := range c.VertexT {
-		w.State += t.Width
-	}
-	if len(c.EdgeT) > 0 {
-		w.EdgeData = c.EdgeT[0].Width
-	}
 	ims := make([]PEImages, nPE)
 	ctx := k.NewCtx()
-	state := make([]uint64, len(c.VertexT))
+	state := make([]uint64, len(k.Checked.VertexT))
 	for pe := 0; pe < nPE; pe++ {
 		im := &ims[pe]
 		im.PE = pe
@@ -123,92 +99,76 @@ func BuildImages(k *kernel.Kernel, g *graph.Graph, p *graph.Partition, filter bo
 			im.Vertices = append(im.Vertices, VertexEntry{Global: v, Degree: uint32(g.OutDegree(v)), Mask: mask})
 			ctx.ID, ctx.Degree = uint64(v), uint64(g.OutDegree(v))
 			k.Init(ctx, state)
-			im.State = append(im.State, packHex(state, c.VertexT, w.State))
+			im.State = append(im.State, d.State.Hex(state...))
 		}
-		w.MaxLocal = max(w.MaxLocal, len(im.Vertices))
-		w.MaxEdges = max(w.MaxEdges, len(im.Edges))
+		ext.MaxLocal = max(ext.MaxLocal, len(im.Vertices))
+		ext.MaxEdges = max(ext.MaxEdges, len(im.Edges))
 	}
-	w.Local = kernel.BitsFor(uint64(max(w.MaxLocal, 2) - 1))
-	w.EdgeAddr = kernel.BitsFor(uint64(max(w.MaxEdges+1, 2) - 1))
-	w.IndexStart, w.ListLen = w.EdgeAddr, w.EdgeAddr
-	w.IndexBits = w.IndexStart + w.ListLen + 32
-	w.EdgeBits = w.VertexID + w.Local + w.EdgeData
-	w.VertexBit = w.Mask + w.VertexID + 32
-	return ims, w, nil
+	return ims, ext, nil
 }
 
-// packHex packs field values into one word, first field in the most
-// significant bits, printed as hex digits for a width-bit word.
-func packHex(vals []uint64, ts []kernel.Type, width int) string {
-	var x word
-	return string(x.appendPacked(nil, vals, ts, width))
+// writeWords writes a $readmemh image of n words, at least one (an empty
+// memory still needs a word to load): word(i, dst) appends word i in hex.
+func writeWords(wr io.Writer, l arch.Layout, n int, word func(i int, dst []byte) []byte) error {
+	var b []byte
+	for i := 0; i < n; i++ {
+		b = append(word(i, b), '\n')
+	}
+	if n == 0 {
+		b = append(l.AppendHex(b, make([]uint64, len(l.Fields))...), '\n')
+	}
+	_, err := wr.Write(b)
+	return err
 }
 
-// hexWord prints v in hex with the digits of a width-bit word.
-func hexWord(v uint64, width int) string { return string(appendHexWord(nil, v, width)) }
-
-// WriteIndex writes the edge-index image ($readmemh): start, length and
-// degree packed as {start, len, degree}.
-func (im *PEImages) WriteIndex(wr io.Writer, w Widths) error {
-	l := newLineWriter(wr)
-	ts := []kernel.Type{kernel.Uint(w.IndexStart), kernel.Uint(w.ListLen), kernel.Uint(32)}
-	var vals [3]uint64
-	for _, e := range im.Index {
-		vals = [3]uint64{uint64(e.Start), uint64(e.Len), uint64(e.Degree)}
-		l.line = l.x.appendPacked(l.line, vals[:], ts, w.IndexBits)
-		l.end()
-	}
-	return l.flush()
+// WriteIndex writes the edge-index image: {start, length, degree}.
+func (im *PEImages) WriteIndex(wr io.Writer, w arch.Words) error {
+	return writeWords(wr, w.Index, len(im.Index), func(i int, dst []byte) []byte {
+		e := im.Index[i]
+		return w.Index.AppendHex(dst, uint64(e.Start), uint64(e.Len), uint64(e.Degree))
+	})
 }
 
-// WriteEdges writes the edge image: {global id, local index, edge data}.
-func (im *PEImages) WriteEdges(wr io.Writer, w Widths) error {
-	l := newLineWriter(wr)
-	ts := []kernel.Type{kernel.Uint(w.VertexID), kernel.Uint(w.Local)}
-	if w.EdgeData > 0 {
-		ts = append(ts, kernel.Uint(w.EdgeData))
-	}
-	var vals [3]uint64
-	for _, e := range im.Edges {
-		vals = [3]uint64{uint64(e.Global), uint64(e.Local), e.Data}
-		l.line = l.x.appendPacked(l.line, vals[:len(ts)], ts, w.EdgeBits)
-		l.end()
-	}
-	if len(im.Edges) == 0 {
-		// $readmemh needs at least one word.
-		l.line = appendHexWord(l.line, 0, w.EdgeBits)
-		l.end()
-	}
-	return l.flush()
+// WriteEdges writes the block-RAM edge image: {global id, local index,
+// edge data}.
+func (im *PEImages) WriteEdges(wr io.Writer, w arch.Words) error {
+	n := len(w.Edge.Fields)
+	return writeWords(wr, w.Edge, len(im.Edges), func(i int, dst []byte) []byte {
+		e := im.Edges[i]
+		vals := [3]uint64{uint64(e.Global), uint64(e.Local), e.Data}
+		return w.Edge.AppendHex(dst, vals[:n]...)
+	})
 }
 
 // WriteVertices writes the vertex-info image: {mask, global id, degree}.
-func (im *PEImages) WriteVertices(wr io.Writer, w Widths) error {
-	l := newLineWriter(wr)
-	ts := []kernel.Type{kernel.Uint(w.Mask), kernel.Uint(w.VertexID), kernel.Uint(32)}
-	var vals [3]uint64
-	for _, v := range im.Vertices {
-		vals = [3]uint64{v.Mask, uint64(v.Global), uint64(v.Degree)}
-		l.line = l.x.appendPacked(l.line, vals[:], ts, w.VertexBit)
-		l.end()
-	}
-	if len(im.Vertices) == 0 {
-		l.line = appendHexWord(l.line, 0, w.VertexBit)
-		l.end()
-	}
-	return l.flush()
+func (im *PEImages) WriteVertices(wr io.Writer, w arch.Words) error {
+	return writeWords(wr, w.VertexInfo, len(im.Vertices), func(i int, dst []byte) []byte {
+		v := im.Vertices[i]
+		return w.VertexInfo.AppendHex(dst, v.Mask, uint64(v.Global), uint64(v.Degree))
+	})
 }
 
 // WriteState writes the initial vertex states, one packed word each.
-func (im *PEImages) WriteState(wr io.Writer, w Widths) error {
-	l := newLineWriter(wr)
-	for _, s := range im.State {
-		l.line = append(l.line, s...)
-		l.end()
-	}
-	if len(im.State) == 0 {
-		l.line = appendHexWord(l.line, 0, w.State)
-		l.end()
-	}
-	return l.flush()
+func (im *PEImages) WriteState(wr io.Writer, w arch.Words) error {
+	return writeWords(wr, w.State, len(im.State), func(i int, dst []byte) []byte { return append(dst, im.State[i]...) })
+}
+
+// WriteIDs writes the id table of an off-chip PE: the global id of every
+// local vertex, by local index, for the scatter unit (edge slots hold local
+// indices).
+func (im *PEImages) WriteIDs(wr io.Writer, w arch.Words) error {
+	return writeWords(wr, w.ID, len(im.Vertices), func(i int, dst []byte) []byte {
+		return w.ID.AppendHex(dst, uint64(im.Vertices[i].Global))
+	})
+}
+
+// writeExpected writes the testbench's expected final states of a PE's
+// vertices, padded with zero words to the memory's depth.
+func writeExpected(wr io.Writer, w arch.Words, states [][]uint64, depth int) error {
+	return writeWords(wr, w.State, max(len(states), depth), func(i int, dst []byte) []byte {
+		if i < len(states) {
+			return w.State.AppendHex(dst, states[i]...)
+		}
+		return w.State.AppendHex(dst, make([]uint64, len(w.State.Fields))...)
+	})
 }

@@ -27,10 +27,12 @@ func TestBuildImages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ims, w, err := BuildImages(k, g, p, true)
+	d := testDesign(t, k, 2, 2, 1, nil)
+	ims, ext, err := BuildImages(d, k, g, p, true)
 	if err != nil {
 		t.Fatal(err)
 	}
+	w := d.Words(ext)
 	// Every arc appears exactly once, on the PE of its destination, at the
 	// place its source's index entry says, with its weight.
 	seen := 0
@@ -74,7 +76,7 @@ func TestBuildImages(t *testing.T) {
 	if v, _ := strconv.ParseUint(other, 16, 64); v != (uint64(1)<<32-1)<<1 {
 		t.Fatalf("unreached state %q, want dist all ones, active 0", other)
 	}
-	if w.EdgeBits != w.VertexID+w.Local+16 {
-		t.Fatalf("edge word %d bits", w.EdgeBits)
+	if w.Edge.Width() != d.VertexIDBits+w.LocalBits+16 {
+		t.Fatalf("edge word %s", w.Edge)
 	}
 }

@@ -233,10 +233,15 @@ func bind(t *testing.T, name string) *kernel.Kernel {
 	return k
 }
 
-// writeModules writes generated modules (and the f32 library when the
-// kernel needs it) into dir and returns the file list.
+// writeModules writes generated modules and the delay line they use into
+// dir and returns the file list.
 func writeModules(t *testing.T, dir string, ms ...*KernelModule) []string {
-	var files []string
+	_, blocks := BuildingBlocks()
+	delay := filepath.Join(dir, "gravf_delay.v")
+	if err := os.WriteFile(delay, []byte(blocks["gravf_delay.v"]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files := []string{delay}
 	for _, m := range ms {
 		f := filepath.Join(dir, m.Name+".v")
 		if err := os.WriteFile(f, []byte(m.Verilog), 0o644); err != nil {
@@ -335,8 +340,9 @@ func TestGeneratedKernelsLint(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f := writeModules(t, t.TempDir(), m)[0]
-			if out, err := exec.Command(verilator, "--lint-only", "-Wall", f).CombinedOutput(); err != nil {
+			files := writeModules(t, t.TempDir(), m)
+			args := append([]string{"--lint-only", "-Wall", "--top-module", m.Name}, files...)
+			if out, err := exec.Command(verilator, args...).CombinedOutput(); err != nil {
 				t.Errorf("%s: verilator -Wall:\n%s", m.Name, out)
 			}
 		}

@@ -28,7 +28,7 @@ var libVerilog embed.FS
 //
 // All units have the ports clk, ce (clock enable: the pipeline advances
 // only when ce is 1), the data inputs a and b and the registered output y,
-// take one operation per cycle and match kernel.LatencyFAdd and friends
+// take one operation per cycle and match arch.LatencyFAdd and friends
 // exactly. The map is a fresh copy on every call.
 func LibraryFiles() map[string]string {
 	files := map[string]string{}

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gravf-tui/gravf-tui/arch"
 	"github.com/gravf-tui/gravf-tui/internal/testenv"
 	"github.com/gravf-tui/gravf-tui/kernel"
 )
@@ -271,22 +272,22 @@ func libUnits() []libUnit {
 		return "wire [31:0] y;\n" + mod + " dut (.clk(clk), .ce(ce), " + ctlPort + ".a(a[31:0]), .b(b), .y(y));\nassign got = {32'd0, y};\n"
 	}
 	us := []libUnit{
-		{name: "fadd", file: "gravf_fadd.v", dut: f32("gravf_fadd", ".sub(ctl[0]), "), latency: kernel.LatencyFAdd,
+		{name: "fadd", file: "gravf_fadd.v", dut: f32("gravf_fadd", ".sub(ctl[0]), "), latency: arch.LatencyFAdd,
 			vecs: libF32Vecs(r, '+', []uint8{0, 1}, 2*libRandomPerOp, func(ctl uint8, a, b float32) (uint64, uint8) {
 				if ctl == 1 {
 					return libF32Result(a - b)
 				}
 				return libF32Result(a + b)
 			})},
-		{name: "fmul", file: "gravf_fmul.v", dut: f32("gravf_fmul", ""), latency: kernel.LatencyFMul,
+		{name: "fmul", file: "gravf_fmul.v", dut: f32("gravf_fmul", ""), latency: arch.LatencyFMul,
 			vecs: libF32Vecs(r, '*', []uint8{0}, libRandomPerOp, func(_ uint8, a, b float32) (uint64, uint8) { return libF32Result(a * b) })},
-		{name: "fdiv", file: "gravf_fdiv.v", dut: f32("gravf_fdiv", ""), latency: kernel.LatencyFDiv,
+		{name: "fdiv", file: "gravf_fdiv.v", dut: f32("gravf_fdiv", ""), latency: arch.LatencyFDiv,
 			vecs: libF32Vecs(r, '/', []uint8{0}, libRandomPerOp, func(_ uint8, a, b float32) (uint64, uint8) { return libF32Result(a / b) })},
 		// The comparisons: the six named wrappers the kernel generator
 		// instantiates, all checked on every vector (got[5:0]), and the
 		// gravf_fcmp core with its op input switching every cycle (got[6];
 		// the unused op codes 6 and 7 give 0).
-		{name: "fcmp", file: "gravf_fcmp.v", latency: kernel.LatencyFCmp,
+		{name: "fcmp", file: "gravf_fcmp.v", latency: arch.LatencyFCmp,
 			dut: "wire [6:0] y;\n" +
 				"gravf_flt u0 (.clk(clk), .ce(ce), .a(a[31:0]), .b(b), .y(y[0]));\n" +
 				"gravf_fle u1 (.clk(clk), .ce(ce), .a(a[31:0]), .b(b), .y(y[1]));\n" +
@@ -306,7 +307,7 @@ func libUnits() []libUnit {
 		// fmin and fmax: the named wrapper of the vector's operation
 		// (got[31:0]) and the gravf_fminmax core with its max input
 		// switching every cycle (got[63:32]) must both give the result.
-		{name: "fminmax", file: "gravf_fcmp.v", latency: kernel.LatencyFCmp,
+		{name: "fminmax", file: "gravf_fcmp.v", latency: arch.LatencyFCmp,
 			dut: "wire [31:0] y0, y1, y2;\n" +
 				"gravf_fmin u0 (.clk(clk), .ce(ce), .a(a[31:0]), .b(b), .y(y0));\n" +
 				"gravf_fmax u1 (.clk(clk), .ce(ce), .a(a[31:0]), .b(b), .y(y1));\n" +
@@ -327,10 +328,10 @@ func libUnits() []libUnit {
 			pad = fmt.Sprintf("%d'd0, ", 64-w)
 		}
 		us = append(us,
-			libUnit{name: fmt.Sprintf("u2f_%d", w), file: "gravf_fcvt.v", latency: kernel.LatencyFCvt,
+			libUnit{name: fmt.Sprintf("u2f_%d", w), file: "gravf_fcvt.v", latency: arch.LatencyFCvt,
 				dut:  fmt.Sprintf("wire [31:0] y;\ngravf_u2f #(.W(%d)) dut (.clk(clk), .ce(ce), .a(a[%d:0]), .y(y));\nassign got = {32'd0, y};\n", w, w-1),
 				vecs: libUintVecs(r, w)},
-			libUnit{name: fmt.Sprintf("f2u_%d", w), file: "gravf_fcvt.v", latency: kernel.LatencyFCvt,
+			libUnit{name: fmt.Sprintf("f2u_%d", w), file: "gravf_fcvt.v", latency: arch.LatencyFCvt,
 				dut:  fmt.Sprintf("wire [%d:0] y;\ngravf_f2u #(.W(%d)) dut (.clk(clk), .ce(ce), .a(a[31:0]), .y(y));\nassign got = {%sy};\n", w-1, w, pad),
 				vecs: libFloatToUintVecs(r, w)})
 	}

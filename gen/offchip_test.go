@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gravf-tui/gravf-tui/arch"
 	"github.com/gravf-tui/gravf-tui/boards"
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/samples"
-	"github.com/gravf-tui/gravf-tui/sim"
 )
 
 // TestLayOutOffChip: every list starts on a word of its FPGA's memory,
@@ -32,7 +32,12 @@ func TestLayOutOffChip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ims, w, err := BuildImages(k, g, p, true)
+	brd, _ := boards.Get("ac510")
+	d, err := arch.Derive(brd, k, arch.Options{FPGAs: nF, PEs: nP, Mem: arch.OffChip})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ims, ext, err := BuildImages(d, k, g, p, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,20 +48,14 @@ func TestLayOutOffChip(t *testing.T) {
 			lists[pe] = append(lists[pe], im.Edges[e.Start:e.Start+e.Len])
 		}
 	}
-	brd, _ := boards.Get("ac510")
-	m, err := OffChipFor(brd, k)
+	m := d.EdgeMemory
+	mems, words, err := LayOutOffChip(ims, nP, m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	prm, _ := sim.NewParams(brd, k, false)
-	if m.EdgesPerWord() != prm.EdgesPerWord || m.Latency != prm.MemLatency || m.InFlight != prm.InFlight {
-		t.Fatalf("off-chip memory %+v differs from the simulator's %+v", m, prm)
-	}
-	mems, err := LayOutOffChip(ims, &w, nP, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	epw := m.EdgesPerWord()
+	ext.MaxWords = words
+	w := d.Words(ext)
+	epw := m.EdgesPerWord
 	for pe, im := range ims {
 		em := mems[pe/nP]
 		for u, e := range im.Index {
@@ -72,12 +71,12 @@ func TestLayOutOffChip(t *testing.T) {
 			}
 		}
 	}
-	if 1<<w.MemAddr < max(len(mems[0].Words), len(mems[1].Words)) || w.IndexBits != w.MemAddr+w.ListLen+32 {
+	if 1<<w.MemAddrBits < max(len(mems[0].Words), len(mems[1].Words)) || w.Index.Width() != w.MemAddrBits+w.ListLenBits+arch.DegreeBits {
 		t.Fatalf("widths %+v for %d and %d words", w, len(mems[0].Words), len(mems[1].Words))
 	}
 	// The image: word 0 of FPGA 0, slot by slot.
 	var buf bytes.Buffer
-	if err := mems[0].WriteHex(&buf, w, m); err != nil {
+	if err := mems[0].WriteHex(&buf, w); err != nil {
 		t.Fatal(err)
 	}
 	line := strings.SplitN(buf.String(), "\n", 2)[0]
@@ -87,7 +86,8 @@ func TestLayOutOffChip(t *testing.T) {
 	word, _ := new(big.Int).SetString(line, 16)
 	for i, ed := range mems[0].Words[0] {
 		slot := new(big.Int).Rsh(word, uint(i*m.SlotBits)).Uint64() & (1<<uint(m.SlotBits) - 1)
-		if slot>>uint(w.EdgeData) != uint64(ed.Local) || slot&(1<<uint(w.EdgeData)-1) != ed.Data {
+		ed0 := d.EdgeData.Width()
+		if slot>>uint(ed0) != uint64(ed.Local) || slot&(1<<uint(ed0)-1) != ed.Data {
 			t.Fatalf("slot %d = %x, want local %d weight %d", i, slot, ed.Local, ed.Data)
 		}
 	}
@@ -95,20 +95,24 @@ func TestLayOutOffChip(t *testing.T) {
 
 func TestLayOutOffChipErrors(t *testing.T) {
 	ims := []PEImages{{}, {}}
-	w := Widths{Local: 10, EdgeData: 16}
 	for _, c := range []struct {
-		m    OffChip
+		m    *arch.EdgeMemory
 		pes  int
 		want string
 	}{
-		{OffChip{WordBits: 128, SlotBits: 16, Latency: 1, InFlight: 4, WordsPerCycle: 1}, 1, "do not fit a 16-bit edge slot"},
-		{OffChip{WordBits: 16, SlotBits: 32, Latency: 1, InFlight: 4, WordsPerCycle: 1}, 1, "does not fit the 16-bit memory word"},
-		{OffChip{WordBits: 128, SlotBits: 32, Latency: 1, InFlight: 0, WordsPerCycle: 1}, 1, "at least one request"},
-		{OffChip{WordBits: 128, SlotBits: 32, Latency: 1, InFlight: 4, WordsPerCycle: 0}, 1, "bandwidth"},
-		{OffChip{WordBits: 128, SlotBits: 32, Latency: 1, InFlight: 4, WordsPerCycle: 1}, 3, "do not fill FPGAs of 3"},
+		{memory(16, 32, 1, 4, 1), 1, "does not fit the 16-bit memory word"},
+		{memory(128, 32, 1, 0, 1), 1, "at least one request"},
+		{memory(128, 32, 1, 4, 0), 1, "bandwidth"},
+		{memory(128, 32, 0, 4, 1), 1, "latency"},
+		{memory(128, 32, 1, 4, 1), 3, "do not fill FPGAs of 3"},
 	} {
-		if _, err := LayOutOffChip(ims, &w, c.pes, c.m); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, _, err := LayOutOffChip(ims, c.pes, *c.m); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want an error containing %q", c.m, err, c.want)
 		}
+	}
+	// A slot too small for a local index and the edge data.
+	w := arch.Words{LocalBits: 10, Slot: arch.Layout{Fields: []arch.Field{{Name: "local", Width: 10}, {Name: "weight", Width: 16}}}}
+	if err := w.CheckSlot(*memory(128, 16, 1, 4, 1)); err == nil || !strings.Contains(err.Error(), "do not fit a 16-bit edge slot") {
+		t.Errorf("a 26-bit slot in 16 bits: %v", err)
 	}
 }

@@ -1,20 +1,20 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
+	"github.com/gravf-tui/gravf-tui/arch"
 	"github.com/gravf-tui/gravf-tui/boards"
+	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
 )
 
 // DefaultPipelineCycles is the depth of a PE from an update entering the
 // crossbar to its messages being gathered, excluding the user kernels and
-// the memory: crossbar and broadcast FIFO (2), edge-index lookup (2),
-// scatter FIFOs (2), gather read and write-back (3), barrier counter (2),
-// apply hand-over (2), plus the 8-deep input FIFO that a barrier marker
-// may wait behind. It enters t_sync only.
-const DefaultPipelineCycles = 21
+// the memory (arch.PipelineCycles). It enters t_sync only.
+const DefaultPipelineCycles = arch.PipelineCycles
 
 // FromBoard builds the model's view of a board. mem names the edge memory
 // ("" for the board's default); it is ignored for BRAM edge storage.
@@ -66,4 +66,23 @@ func FromBoardKernel(b *boards.Board, mem string, cost *kernel.PECost) (*Platfor
 		p.MaxPEsReason = fmt.Sprintf("estimated per-PE cost %d LUT, %d FF, %d BRAM36, %d DSP on %s", b.PE.LUT, b.PE.FF, b.PE.BRAM36, b.PE.DSP, b.FPGA.Part)
 	}
 	return p, nil
+}
+
+// TSysFor returns the model's T_sys for a bound kernel on a graph at one
+// design point, with the CPE of the PE design and any nP (the board's nP
+// max does not apply): what a simulation of the same configuration is
+// compared with (sim.Setup.ModelTSys). A configuration whose data does not
+// fit still has its limits; 0 means the model cannot evaluate it.
+func TSysFor(b *boards.Board, k *kernel.Kernel, g *graph.Graph, c Config, pe PEDesign) float64 {
+	p, err := FromBoardKernel(b, "", k.Spec.PECost)
+	if err != nil {
+		return 0
+	}
+	p.MaxPEs = 0
+	cpe, src := p.CPEFor(k.Spec.Name, pe)
+	r, err := Evaluate(p, NewWorkload(k, g, cpe, src, nil), c)
+	if err != nil && !errors.Is(err, ErrCapacity) {
+		return 0
+	}
+	return r.TSys
 }

@@ -4,72 +4,38 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 	"sync"
 
+	"github.com/gravf-tui/gravf-tui/arch"
 	"github.com/gravf-tui/gravf-tui/kernel"
 )
 
-// Arch selects the architecture being modelled.
-type Arch string
+// Arch selects the architecture being modelled; the names are the
+// hardware contract's (package arch).
+type Arch = arch.Arch
 
 // Architectures.
 const (
 	// GraVFM broadcasts updates; every PE scatters its local edges.
-	GraVFM Arch = "gravf-m"
+	GraVFM = arch.GraVFM
 	// GraVF stores full edge lists at the owner and sends unicast messages.
-	GraVF Arch = "gravf"
+	GraVF = arch.GraVF
 )
 
 // ParseArch parses a CLI or notebook value.
-func ParseArch(s string) (Arch, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "", "gravf-m", "gravfm", "m":
-		return GraVFM, nil
-	case "gravf":
-		return GraVF, nil
-	}
-	return "", fmt.Errorf("unknown architecture %q (valid: gravf-m, gravf)", s)
-}
-
-// UnmarshalText reads a notebook, JSON or flag value with ParseArch, so
-// that every front end checks it once, where it reads it.
-func (a *Arch) UnmarshalText(b []byte) error {
-	v, err := ParseArch(string(b))
-	if err == nil {
-		*a = v
-	}
-	return err
-}
+func ParseArch(s string) (Arch, error) { return arch.ParseArch(s) }
 
 // MemKind says where the edge lists live.
-type MemKind string
+type MemKind = arch.MemKind
 
 // Edge storage kinds.
 const (
-	OffChip MemKind = "offchip"
-	BRAM    MemKind = "bram"
+	OffChip = arch.OffChip
+	BRAM    = arch.BRAM
 )
 
 // ParseMemKind parses a CLI or notebook value.
-func ParseMemKind(s string) (MemKind, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "", "offchip", "off-chip", "dram", "hmc", "ddr", "hbm":
-		return OffChip, nil
-	case "bram", "onchip", "on-chip":
-		return BRAM, nil
-	}
-	return "", fmt.Errorf("unknown memory kind %q (valid: offchip, bram)", s)
-}
-
-// UnmarshalText reads a notebook, JSON or flag value with ParseMemKind.
-func (m *MemKind) UnmarshalText(b []byte) error {
-	v, err := ParseMemKind(string(b))
-	if err == nil {
-		*m = v
-	}
-	return err
-}
+func ParseMemKind(s string) (MemKind, error) { return arch.ParseMemKind(s) }
 
 // Limit names, as the JSON output and the TUI spell them.
 const (
@@ -150,9 +116,6 @@ type Workload struct {
 	// Supersteps, when known (from the BSP reference engine), feed the
 	// latency-aware prediction.
 	Supersteps []kernel.Superstep
-	// HeaderBits are added to every update and message on the wire (the
-	// superstep channel and the barrier flag).
-	HeaderBits int
 
 	// cache memoises the degree-histogram sums, which dominate the cost of
 	// an evaluation; sweeps share one Workload between goroutines.
@@ -213,7 +176,8 @@ type Config struct {
 
 // Wire describes on-wire sizes.
 type Wire struct {
-	// Bits is payload + id + header.
+	// Bits is the item on the wire (arch.WireBits): the header, a vertex
+	// id and the payload.
 	Bits int `json:"bits"`
 	// Unpacked is Bits rounded up to whole link words.
 	Unpacked float64 `json:"unpacked"`
@@ -224,18 +188,7 @@ type Wire struct {
 }
 
 func wire(bits, word int, packing bool) Wire {
-	w := Wire{Bits: bits}
-	if word <= 0 {
-		w.Unpacked, w.Packed = float64(bits), float64(bits)
-	} else {
-		words := (bits + word - 1) / word
-		w.Unpacked = float64(words * word)
-		if per := word / max(bits, 1); per >= 1 {
-			w.Packed = float64(word) / float64(per)
-		} else {
-			w.Packed = w.Unpacked
-		}
-	}
+	w := Wire{Bits: bits, Unpacked: arch.LinkBits(bits, word, false), Packed: arch.LinkBits(bits, word, true)}
 	w.Used = w.Unpacked
 	if packing {
 		w.Used = w.Packed
@@ -337,13 +290,15 @@ var ErrCapacity = errors.New("does not fit")
 
 func ptr(f float64) *float64 { return &f }
 
-// wireSizes returns the on-wire update and message sizes.
+// wireSizes returns the on-wire update and message sizes: the hardware
+// contract's link items (arch.WireBits), in link words.
 func (p *Platform) wireSizes(w *Workload, c Config) Sizes {
 	s := w.Sizes
+	update, message := arch.WireBits(s)
 	return Sizes{
 		Vertex:  s.Vertex,
-		Update:  wire(s.Update+s.VertexIDBits+w.HeaderBits, p.LinkWordBits, c.Packing),
-		Message: wire(s.Message+s.VertexIDBits+w.HeaderBits, p.LinkWordBits, c.Packing),
+		Update:  wire(update, p.LinkWordBits, c.Packing),
+		Message: wire(message, p.LinkWordBits, c.Packing),
 		Edge:    s.Edge,
 		MemWord: p.MemWordBits,
 	}

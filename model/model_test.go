@@ -30,7 +30,7 @@ func uniformWorkload(p *Platform, name string, v int, d int, upd, msg int) *Work
 	vid := kernel.VertexIDBits(v)
 	return &Workload{Kernel: name, CPE: cpe, CPESource: src, Vertices: v, Arcs: int64(v) * int64(d),
 		Sizes:   kernel.Sizes{VertexIDBits: vid, Vertex: vid + 1, Update: upd, Message: msg, Edge: vid},
-		Degrees: [][2]int64{{int64(d), int64(v)}}, HeaderBits: DefaultHeaderBits}
+		Degrees: [][2]int64{{int64(d), int64(v)}}}
 }
 
 func near(a, b, rel float64) bool { return math.Abs(a-b) <= rel*math.Abs(b) }

@@ -1,18 +1,12 @@
 package model
 
 import (
-	"fmt"
 	"slices"
-	"strings"
 
+	"github.com/gravf-tui/gravf-tui/arch"
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
 )
-
-// DefaultHeaderBits is the on-wire overhead of an update or message besides
-// its payload and vertex id: the 2-bit superstep channel ("round") of the
-// original code base and the barrier flag.
-const DefaultHeaderBits = 3
 
 // NewWorkload describes a bound kernel running on a graph. cpe and
 // cpeSource come from the platform (see Platform.KernelCPE); supersteps
@@ -26,7 +20,6 @@ func NewWorkload(k *kernel.Kernel, g *graph.Graph, cpe float64, cpeSource string
 		Vertices:   g.NumVertices(),
 		Arcs:       int64(g.NumArcs()),
 		Supersteps: supersteps,
-		HeaderBits: DefaultHeaderBits,
 	}
 	w.Degrees = DegreeCounts(g)
 	return w
@@ -48,8 +41,8 @@ func DegreeCounts(g *graph.Graph) [][2]int64 {
 }
 
 // PEDesign names a processing element's micro-architecture, which sets its
-// cycles per edge.
-type PEDesign string
+// cycles per edge (the hardware contract's names, package arch).
+type PEDesign = arch.PEDesign
 
 const (
 	// PEGenerated is the PE the RTL generator builds (the default): edge
@@ -57,32 +50,15 @@ const (
 	// bypasses the gather kernel's result, so it scatters one edge per
 	// cycle (the RTL measures 1.02 to 1.08 with the apply sweeps, which
 	// the latency-aware prediction adds separately).
-	PEGenerated PEDesign = "generated"
+	PEGenerated = arch.PEGenerated
 	// PEPaper is the PE of the published design, on which the boards'
 	// measured cycles per edge (the paper's 1.05, 1.10 and 1.42 on the
 	// AC-510) were taken.
-	PEPaper PEDesign = "paper"
+	PEPaper = arch.PEPaper
 )
 
 // ParsePEDesign reads a PE design name ("" is the generated PE).
-func ParsePEDesign(s string) (PEDesign, error) {
-	switch PEDesign(strings.ToLower(strings.TrimSpace(s))) {
-	case "", PEGenerated:
-		return PEGenerated, nil
-	case PEPaper:
-		return PEPaper, nil
-	}
-	return "", fmt.Errorf("unknown PE design %q (want generated or paper)", s)
-}
-
-// UnmarshalText reads a notebook, JSON or flag value with ParsePEDesign.
-func (d *PEDesign) UnmarshalText(b []byte) error {
-	v, err := ParsePEDesign(string(b))
-	if err == nil {
-		*d = v
-	}
-	return err
-}
+func ParsePEDesign(s string) (PEDesign, error) { return arch.ParsePEDesign(s) }
 
 // GeneratedCPESource explains the generated PE's cycles per edge.
 const GeneratedCPESource = "the generated PE: one edge per cycle"

@@ -64,8 +64,8 @@ func newBaseline(s *Setup, p Params) *baseline {
 		for l := 0; l < s.PEs; l++ {
 			id := f*s.PEs + l
 			mem := s.partition.Members[id]
-			q := &bpe{applyUnit: applyUnit{id: id, fpga: f, members: mem, uq: newRing[item](len(mem) + 2)},
-				in: newRing[item](InFIFODepth), outstanding: newRing[resp](p.InFlight + 2), bcCompleted: -1, bcHalt: true,
+			q := &bpe{applyUnit: applyUnit{id: id, fpga: f, members: mem, uq: newRing[item](len(mem) + UpdateQueueExtra)},
+				in: newRing[item](InFIFODepth), outstanding: newRing[resp](p.InFlight + OrderFIFOExtra), bcCompleted: -1, bcHalt: true,
 				hazardSlot: make([]int64, b.hazard.slots(len(mem))), lastAny: math.MinInt32, barrierTo: -1}
 			for o := 0; o < s.PEs+s.FPGAs; o++ {
 				q.voq = append(q.voq, newRing[item](MsgFIFODepth+p.ScatterLatency))

@@ -39,7 +39,8 @@ func TestNeverAboveModel(t *testing.T) {
 		pe := []sim.PEDesign{sim.PEPaper, sim.PEGenerated}[r.IntN(2)]
 		name := fmt.Sprintf("%s/%s/%dx%d/%s/%s/%s/%s", k, gs, nF, nP, arch, mem, detail, pe)
 		res, err := sim.Run(context.Background(), &sim.Setup{Board: board(t, "ac510"), Kernel: fx.k, Graph: fx.g, FPGAs: nF, PEs: nP,
-			Arch: arch, Mem: mem, Filter: true, Detail: detail, PE: pe})
+			Arch: arch, Mem: mem, Filter: true, Detail: detail, PE: pe,
+			ModelTSys: model.TSysFor(board(t, "ac510"), fx.k, fx.g, model.Config{FPGAs: nF, PEs: nP, Arch: arch, Mem: mem, Filter: true}, pe)})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

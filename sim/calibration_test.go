@@ -27,7 +27,8 @@ func simulatePE(t *testing.T, pe sim.PEDesign, k, spec string, nF, nP int, arch 
 	t.Helper()
 	fx := load(t, k, spec, graph.ReadOptions{})
 	res, err := sim.Run(context.Background(), &sim.Setup{Board: board(t, "ac510"), Kernel: fx.k, Graph: fx.g, FPGAs: nF, PEs: nP,
-		Arch: arch, Mem: mem, Filter: true, Detail: d, PE: pe})
+		Arch: arch, Mem: mem, Filter: true, Detail: d, PE: pe,
+		ModelTSys: model.TSysFor(board(t, "ac510"), fx.k, fx.g, model.Config{FPGAs: nF, PEs: nP, Arch: arch, Mem: mem, Filter: true}, pe)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ func newCore(s *Setup, p Params) core {
 		c.updPay[i] = make([]uint64, g.NumVertices()*c.nu)
 	}
 	c.edgeBuf = make([]uint64, len(k.Checked.EdgeT))
-	c.hazard = newHazard(s.PE, k, p)
+	c.hazard = newHazard(p)
 	c.prefetch = s.PE != PEPaper
 	for v := 0; v < g.NumVertices(); v++ {
 		c.ctx.ID, c.ctx.Degree = uint64(v), uint64(g.OutDegree(uint32(v)))

@@ -36,10 +36,11 @@ func TestDeadlockDiagnostic(t *testing.T) {
 				t.Fatal(err)
 			}
 			s.partition = part
-			p, err := NewParams(b, k, false)
+			d, err := s.design()
 			if err != nil {
 				t.Fatal(err)
 			}
+			p := NewParams(d)
 			p.PairWordsPerCycle = 0 // nothing ever crosses a link
 			var runErr error
 			if tc.arch == "gravf-m" {

@@ -6,10 +6,13 @@
 // # Micro-architecture
 //
 // Time is an integer number of clock cycles. Every component is stepped
-// once per cycle in a fixed order, so runs are deterministic. Per FPGA:
+// once per cycle in a fixed order, so runs are deterministic. Every figure
+// of the hardware (FIFO depths, latencies, words, the hazard detector)
+// comes from the hardware contract (package arch) through Params, the
+// same that the RTL generator builds from. Per FPGA:
 //
-//   - Each PE has an input FIFO (depth InFIFO) fed by the crossbar, a
-//     barrier counter, a scatter unit, a message FIFO (depth MsgFIFO), a
+//   - Each PE has an input FIFO (depth InFIFODepth) fed by the crossbar, a
+//     barrier counter, a scatter unit, a message FIFO (depth MsgFIFODepth), a
 //     gather unit with a hazard window and an apply unit with an update
 //     queue that can hold one update per local vertex.
 //   - Scatter (BRAM edges): a lookup stage takes an update and reads its
@@ -35,7 +38,7 @@
 //     GatherLatency cycles after the earlier one (the next cycle for a
 //     kernel of latency 1). The paper's detector (PEPaper, and the
 //     generated PE with hand-written kernels, whose latency is unknown to
-//     the generator) has HazardSlots flags indexed by the low bits of the
+//     the generator) has arch.HazardSlots flags indexed by the low bits of the
 //     local index and no bypass: GatherLatency + 1 cycles, for any vertex
 //     of the same slot.
 //   - A barrier marker that has passed the barrier counter (it has seen the

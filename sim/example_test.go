@@ -19,8 +19,11 @@ func ExampleRun() {
 	g, _ := graph.Load("uniform:v=4096,d=16,seed=1", graph.ReadOptions{})
 	spec, _ := samples.Kernel("wcc")
 	k, _ := spec.Bind(kernel.Env{Vertices: g.NumVertices()})
-	res, err := sim.Run(context.Background(), &sim.Setup{Board: b, Kernel: k, Graph: g, FPGAs: 2, PEs: 4,
-		Arch: model.GraVFM, Mem: model.OffChip, Filter: true, Detail: sim.Cycle})
+	cfg := model.Config{FPGAs: 2, PEs: 4, Arch: model.GraVFM, Mem: model.OffChip, Filter: true}
+	res, err := sim.Run(context.Background(), &sim.Setup{Board: b, Kernel: k, Graph: g, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
+		Arch: cfg.Arch, Mem: cfg.Mem, Filter: cfg.Filter, Detail: sim.Cycle,
+		// The model of the same design point, for the comparison.
+		ModelTSys: model.TSysFor(b, k, g, cfg, sim.PEGenerated)})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -74,7 +74,7 @@ func newFastM(ctx context.Context, s *Setup, p Params) *fastM {
 	if s.Filter && s.FPGAs > 1 {
 		f.filter = graph.NewFilter(s.Graph, s.partition)
 	}
-	hz := newHazard(s.PE, s.Kernel, p)
+	hz := newHazard(p)
 	f.fm = fastMachine{p: &f.p, hold: hz.hold, prefetch: s.PE != PEPaper, offchip: s.Mem == MemOffChip}
 	for x := 0; x < f.nF; x++ {
 		f.fm.mem = append(f.fm.mem, newMemArbiter(p.MemWordsPerCycle, s.PEs))

@@ -50,10 +50,11 @@ func BenchmarkFastTiming(b *testing.B) {
 		if err := s.applyDefaults(); err != nil {
 			b.Fatal(err)
 		}
-		p, err := NewParams(s.Board, s.Kernel, s.Packing)
+		d, err := s.design()
 		if err != nil {
 			b.Fatal(err)
 		}
+		p := NewParams(d)
 		s.partition, err = graph.NewPartition(context.Background(), g, graph.PartitionOptions{FPGAs: 4, PEs: 9, Method: s.Partitioner, UFactor: s.UFactor, Seed: s.Seed})
 		if err != nil {
 			b.Fatal(err)

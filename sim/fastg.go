@@ -97,7 +97,7 @@ type gFPGA struct {
 
 func newFastG(ctx context.Context, s *Setup, p Params) *fastG {
 	f := &fastG{s: s, p: p, g: s.Graph, part: s.partition, nF: s.FPGAs, nP: s.PEs, nPE: s.FPGAs * s.PEs,
-		hz: newHazard(s.PE, s.Kernel, p), fastRounds: newFastRounds(s), ctx: ctx}
+		hz: newHazard(p), fastRounds: newFastRounds(s), ctx: ctx}
 	for x := 0; x < f.nF; x++ {
 		lf := &fpga{id: x, out: make([]*link, f.nF)}
 		f.lfp = append(f.lfp, lf)

@@ -98,7 +98,7 @@ type pe struct {
 	unpackPos   uint32
 
 	// gather
-	hazardSlot []int64 // per hazard slot (local index mod HazardSlots): the cycle it frees
+	hazardSlot []int64 // per hazard slot (local index mod the slots): the cycle it frees
 	lastAny    int64
 
 	// payloads of messages in flight (scatter output), slot = seq % cap
@@ -175,10 +175,10 @@ func newMachine(s *Setup, p Params) *machine {
 		for l := 0; l < s.PEs; l++ {
 			id := f*s.PEs + l
 			members := s.partition.Members[id]
-			q := &pe{applyUnit: applyUnit{id: id, fpga: f, members: members, uq: newRing[item](len(members) + 2)},
+			q := &pe{applyUnit: applyUnit{id: id, fpga: f, members: members, uq: newRing[item](len(members) + UpdateQueueExtra)},
 				in:          newRing[item](InFIFODepth),
 				msgs:        newRing[msg](MsgFIFODepth + p.ScatterLatency),
-				outstanding: newRing[resp](p.InFlight + 2),
+				outstanding: newRing[resp](p.InFlight + OrderFIFOExtra),
 				hazardSlot:  make([]int64, m.hazard.slots(len(members))),
 				bcCompleted: -1, bcHalt: true, lastEdge: math.MinInt32,
 				pay: make([]uint64, paySlots*max(m.nm, 1)), lastAny: math.MinInt32}

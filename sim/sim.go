@@ -4,15 +4,14 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/gravf-tui/gravf-tui/arch"
 	"github.com/gravf-tui/gravf-tui/boards"
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
-	"github.com/gravf-tui/gravf-tui/model"
 )
 
 // Detail selects the level of detail.
@@ -48,10 +47,10 @@ func (d *Detail) UnmarshalText(b []byte) error {
 	return err
 }
 
-// Memory kinds, as the model names them.
+// Memory kinds, as the hardware contract names them.
 const (
-	MemOffChip = model.OffChip
-	MemBRAM    = model.BRAM
+	MemOffChip = arch.OffChip
+	MemBRAM    = arch.BRAM
 )
 
 // Progress reports a running simulation.
@@ -67,8 +66,8 @@ type Setup struct {
 	Graph  *graph.Graph
 	FPGAs  int
 	PEs    int
-	Arch   model.Arch
-	Mem    model.MemKind
+	Arch   arch.Arch
+	Mem    arch.MemKind
 	// Partitioner and its options (METIS needs gpmetis).
 	Partitioner graph.Partitioner
 	UFactor     int
@@ -79,6 +78,11 @@ type Setup struct {
 	// PE is the processing element's micro-architecture: PEGenerated (the
 	// default, "") or PEPaper.
 	PE PEDesign
+	// ModelTSys is the analytical model's T_sys for this configuration,
+	// which the caller supplies (the simulator does not depend on the
+	// model); Run reports it in the result with Efficiency = TEPS /
+	// ModelTSys. 0: none.
+	ModelTSys float64
 	// MaxCycles stops a run (0: no limit besides the deadlock detector).
 	MaxCycles int64
 	Progress  func(Progress)
@@ -130,17 +134,17 @@ type Superstep struct {
 
 // Result is what a run measured.
 type Result struct {
-	Arch       model.Arch    `json:"arch"`
-	Mem        model.MemKind `json:"mem"`
-	Detail     Detail        `json:"detail"`
-	PE         PEDesign      `json:"pe"`
-	FPGAs      int           `json:"fpgas"`
-	PEs        int           `json:"pes"`
-	Cycles     int64         `json:"cycles"`
-	Seconds    float64       `json:"seconds"`
-	Messages   int64         `json:"messages"`
-	TEPS       float64       `json:"teps"`
-	Supersteps int           `json:"supersteps"`
+	Arch       arch.Arch    `json:"arch"`
+	Mem        arch.MemKind `json:"mem"`
+	Detail     Detail       `json:"detail"`
+	PE         PEDesign     `json:"pe"`
+	FPGAs      int          `json:"fpgas"`
+	PEs        int          `json:"pes"`
+	Cycles     int64        `json:"cycles"`
+	Seconds    float64      `json:"seconds"`
+	Messages   int64        `json:"messages"`
+	TEPS       float64      `json:"teps"`
+	Supersteps int          `json:"supersteps"`
 	// PerSuperstep lists every superstep.
 	PerSuperstep []Superstep `json:"per_superstep"`
 	// PerPE is the stall breakdown of every PE; Stalls sums it.
@@ -149,8 +153,8 @@ type Result struct {
 	// Links lists the utilisation of every link (words sent / cycles /
 	// words per cycle of the pair).
 	Links []LinkStats `json:"links"`
-	// ModelTSys is the model's T_sys for the same configuration, and
-	// Efficiency = TEPS / ModelTSys.
+	// ModelTSys is the model's T_sys for the same configuration
+	// (Setup.ModelTSys), and Efficiency = TEPS / ModelTSys.
 	ModelTSys  float64 `json:"model_tsys"`
 	Efficiency float64 `json:"efficiency"`
 	// ResultSHA256 is the SHA-256 of the final states as `gravf-tui ref`
@@ -189,10 +193,10 @@ type LinkStats struct {
 // the trace header alike.
 func (s *Setup) applyDefaults() error {
 	if s.Arch == "" {
-		s.Arch = model.GraVFM
+		s.Arch = arch.GraVFM
 	}
 	if s.Mem == "" {
-		s.Mem = model.OffChip
+		s.Mem = arch.OffChip
 	}
 	if s.Detail == "" {
 		s.Detail = Fast
@@ -222,7 +226,7 @@ func Run(ctx context.Context, s *Setup) (*Result, error) {
 	if err := s.applyDefaults(); err != nil {
 		return nil, err
 	}
-	if s.Detail == Fast && (s.FPGAs > 64 || s.Arch == model.GraVF && s.PEs+s.FPGAs-1 > 64) {
+	if s.Detail == Fast && (s.FPGAs > 64 || s.Arch == arch.GraVF && s.PEs+s.FPGAs-1 > 64) {
 		// The fast models keep sets of FPGAs (and GraVF's crossbar inputs) in
 		// 64-bit words.
 		return nil, fmt.Errorf("fast detail simulates up to 64 FPGAs (GraVF: PEs per FPGA + FPGAs - 1 up to 64); %d x %d needs --detail cycle", s.FPGAs, s.PEs)
@@ -230,10 +234,11 @@ func Run(ctx context.Context, s *Setup) (*Result, error) {
 	if err := kernel.EdgeData(s.Kernel, s.Graph); err != nil {
 		return nil, err
 	}
-	p, err := NewParams(s.Board, s.Kernel, s.Packing)
+	d, err := s.design()
 	if err != nil {
 		return nil, err
 	}
+	p := NewParams(d)
 	part, err := graph.NewPartition(ctx, s.Graph, graph.PartitionOptions{FPGAs: s.FPGAs, PEs: s.PEs, Method: s.Partitioner, UFactor: s.UFactor, Seed: s.Seed})
 	if err != nil {
 		return nil, err
@@ -242,7 +247,7 @@ func Run(ctx context.Context, s *Setup) (*Result, error) {
 	start := time.Now()
 	var res *Result
 	switch {
-	case s.Detail == Fast && s.Arch == model.GraVFM:
+	case s.Detail == Fast && s.Arch == arch.GraVFM:
 		f := newFastM(ctx, s, p)
 		ref, err := f.run(ctx)
 		if err != nil {
@@ -256,7 +261,7 @@ func Run(ctx context.Context, s *Setup) (*Result, error) {
 			return nil, err
 		}
 		res = f.result(ref)
-	case s.Arch == model.GraVF:
+	case s.Arch == arch.GraVF:
 		b := newBaseline(s, p)
 		if err := b.run(ctx); err != nil {
 			return nil, err
@@ -308,7 +313,7 @@ func linkStats(r *Result, links []*link, pairWords float64) {
 }
 
 // finish fills the derived figures: seconds, TEPS, stall sums, the result
-// hash and the model's T_sys.
+// hash and the comparison with the model's T_sys.
 func finish(s *Setup, r *Result) error {
 	r.Seconds = float64(r.Cycles) / s.Board.ClockHz()
 	if r.Seconds > 0 {
@@ -333,19 +338,9 @@ func finish(s *Setup, r *Result) error {
 		return err
 	}
 	r.ResultSHA256 = hex.EncodeToString(h.Sum(nil))
-	p, err := model.FromBoardKernel(s.Board, "", s.Kernel.Spec.PECost)
-	if err != nil {
-		return err
-	}
-	p.MaxPEs = 0 // the simulator may run any nP the user asks for
-	cpe, src := p.CPEFor(s.Kernel.Spec.Name, s.PE)
-	w := model.NewWorkload(s.Kernel, s.Graph, cpe, src, nil)
-	mr, err := model.Evaluate(p, w, model.Config{FPGAs: s.FPGAs, PEs: s.PEs, Arch: s.Arch, Mem: s.Mem, Packing: s.Packing, Filter: s.Filter})
-	if err == nil || errors.Is(err, model.ErrCapacity) {
-		r.ModelTSys = mr.TSys
-		if mr.TSys > 0 {
-			r.Efficiency = r.TEPS / mr.TSys
-		}
+	r.ModelTSys = s.ModelTSys
+	if s.ModelTSys > 0 {
+		r.Efficiency = r.TEPS / s.ModelTSys
 	}
 	return nil
 }

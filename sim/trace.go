@@ -12,8 +12,8 @@ import (
 	"runtime"
 	"runtime/debug"
 
+	"github.com/gravf-tui/gravf-tui/arch"
 	"github.com/gravf-tui/gravf-tui/graph"
-	"github.com/gravf-tui/gravf-tui/model"
 )
 
 // Trace file identification. A trace file is gzip-compressed JSON lines:
@@ -81,8 +81,8 @@ type TraceMeta struct {
 	FPGAs       int               `json:"fpgas"`
 	PEs         int               `json:"pes"`     // per FPGA
 	NumPEs      int               `json:"num_pes"` // FPGAs × PEs; PE g lives on FPGA g / PEs
-	Arch        model.Arch        `json:"arch"`
-	Mem         model.MemKind     `json:"mem"`
+	Arch        arch.Arch         `json:"arch"`
+	Mem         arch.MemKind      `json:"mem"`
 	Detail      Detail            `json:"detail"`
 	Partitioner graph.Partitioner `json:"partitioner"`
 	Packing     bool              `json:"packing"`
@@ -116,10 +116,11 @@ func NewTraceMeta(s *Setup) (TraceMeta, error) {
 		return TraceMeta{}, err
 	}
 	s = &c
-	p, err := NewParams(s.Board, s.Kernel, s.Packing)
+	d, err := s.design()
 	if err != nil {
 		return TraceMeta{}, err
 	}
+	p := NewParams(d)
 	m := TraceMeta{
 		Board: s.Board.Name, Kernel: s.Kernel.Spec.Name, Graph: s.Graph.Name,
 		Vertices: s.Graph.NumVertices(), Edges: s.Graph.NumEdges(),

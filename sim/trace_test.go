@@ -41,7 +41,7 @@ func traceSetup(t testing.TB) *sim.Setup {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &sim.Setup{Board: b, Kernel: k, Graph: g, FPGAs: 2, PEs: 3, Detail: sim.Cycle}
+	return &sim.Setup{Board: b, Kernel: k, Graph: g, FPGAs: 2, PEs: 3, Detail: sim.Cycle, ModelTSys: 1.5e9}
 }
 
 // recordRun runs the setup with a recorder and returns the result and the

@@ -11,8 +11,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gravf-tui/gravf-tui/arch"
 	"github.com/gravf-tui/gravf-tui/gen"
-	"github.com/gravf-tui/gravf-tui/model"
 )
 
 // Manifest is a Vitis project's manifest.json: the plain export's fields
@@ -99,7 +99,7 @@ func Export(ctx context.Context, o gen.ExportOptions) (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
-	o.Mem = model.MemKind(gm.Mem)
+	o.Mem = arch.MemKind(gm.Mem)
 	p := &project{o: o, pl: pl, sys: sys, files: map[string]string{}, link: gm.LinkCycles, module: o.Kernel.Spec.Name,
 		m: &Manifest{Manifest: *gm, Target: "vitis"}}
 	p.exact = true
@@ -146,20 +146,21 @@ func (p *project) plan() error {
 	o := p.o
 	k := o.Kernel
 	dw := o.Board.EdgeMemory().WordBits
-	if p.sys.OffChip != nil {
-		dw = p.sys.OffChip.WordBits
+	if p.sys.OffChip() {
+		dw = p.sys.Design.EdgeMemory.WordBits
 	}
 	if dw != 256 && dw != 512 {
 		return fmt.Errorf("--target vitis: the %s memory's %d-bit words match no AXI4 port width of the kernel (256 or 512)", o.Board.EdgeMemory().Name, dw)
 	}
 	links := o.FPGAs - 1
-	lw := max(links, 1)
-	bw := p.sys.Widths.VertexID + max(k.Sizes().Update, 1)
-	uw := 4 + lw + bw
+	// The crossbar takes items with the mask of remote FPGAs (UW) and
+	// writes link items without it (IW): the links carry link items.
+	d := p.sys.Design
+	bw, uw, iw := d.VertexIDBits+d.PayloadBits(), d.Item.Width(), d.LinkItem.Width()
 	credits := linkDepth(p.link)
 	p.m.Vitis = VitisManifest{Platform: p.pl.Name, DataBits: dw}
 	if links > 0 {
-		p.m.Vitis.LinkBits, p.m.Vitis.Credits = streamBits(uw), credits
+		p.m.Vitis.LinkBits, p.m.Vitis.Credits = streamBits(iw), credits
 	}
 	for f := 0; f < o.FPGAs; f++ {
 		plan, err := planFPGA(p.sys, k, f, o.PEs, dw, p.edgeGroups(), p.pl)
@@ -167,7 +168,7 @@ func (p *project) plan() error {
 			return err
 		}
 		t := &kernelTop{Name: kernelName(k, f), Kernel: k, Sys: p.sys, Plan: plan, FPGAs: o.FPGAs, PEs: o.PEs, Links: links,
-			UW: uw, BW: bw, TW: streamBits(uw), Credits: credits}
+			UW: uw, IW: iw, BW: bw, TW: streamBits(iw), Credits: credits}
 		t.Regs = newRegMap(k, len(plan.Edges), links)
 		p.tops = append(p.tops, t)
 	}
@@ -196,7 +197,7 @@ func streamBits(uw int) int { return (uw + 1 + 7) / 8 * 8 }
 // a master. Master i reads bank i+1 (bank 0 holds the image and state
 // buffers) and wraps around to bank 0 when the PEs use every bank.
 func (p *project) edgeGroups() []portGroup {
-	if p.sys.OffChip == nil {
+	if !p.sys.OffChip() {
 		return nil
 	}
 	n := min(p.o.PEs, p.pl.Banks)
@@ -234,7 +235,7 @@ func (p *project) checkCapacity() error {
 // the kernel keeps every PE's edge index (an entry per vertex of the
 // graph), edges or id table, vertex info and states on chip.
 func (p *project) checkOnChip() error {
-	widths := tableWidths(p.sys.Widths, p.sys.OffChip != nil)
+	widths := tableWidths(p.sys.Words, p.sys.OffChip())
 	limit := p.o.Board.VertexMemoryBits()
 	for _, t := range p.tops {
 		var total int64
@@ -246,7 +247,7 @@ func (p *project) checkOnChip() error {
 		}
 		if total > limit {
 			return fmt.Errorf("--target vitis: the PEs of FPGA %d need %s of on-chip tables (edge index %s, %s %s, vertex info %s, states %s), more than the %s of block RAM and UltraRAM on %s; use more FPGAs or a smaller graph",
-				t.Plan.Index, bitsText(total), bitsText(per[tIndex]), tableName(tEdges, p.sys.OffChip != nil), bitsText(per[tEdges]),
+				t.Plan.Index, bitsText(total), bitsText(per[tIndex]), tableName(tEdges, p.sys.OffChip()), bitsText(per[tEdges]),
 				bitsText(per[tVertices]), bitsText(per[tState]), bitsText(limit), p.o.Board.FPGA.Part)
 		}
 	}

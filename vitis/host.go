@@ -96,7 +96,7 @@ constexpr uint32_t kLinkLoopback = 0x10, kLinkStatus = 0x20, kLinkSoftErrors = 0
 
 `, k.Spec.Name, p.o.FPGAs, p.o.Board.Name, p.o.FPGAs, p.tops[0].Plan.DW/8, p.exact, p.sys.Expected.Messages, p.linkKernel())
 	b.WriteString("inline const std::vector<Field> kFields = {\n")
-	off := p.sys.Widths.State
+	off := p.sys.Words.State.Width()
 	for i, t := range k.Checked.VertexT {
 		off -= t.Width
 		fmt.Fprintf(&b, "    {%q, %d, %d, %t},\n", k.Spec.Vertex[i].Name, off, t.Width, t.Float)

@@ -8,6 +8,7 @@ import (
 	"math/bits"
 	"strings"
 
+	"github.com/gravf-tui/gravf-tui/arch"
 	"github.com/gravf-tui/gravf-tui/gen"
 	"github.com/gravf-tui/gravf-tui/kernel"
 )
@@ -81,32 +82,28 @@ func slotLog2(w int) int {
 
 // tableWidths are the entry widths of the four tables (index, edges or
 // ids, vertices, state) for the system's widths.
-func tableWidths(w gen.Widths, offChip bool) [4]int {
-	edges := w.EdgeBits
+func tableWidths(w arch.Words, offChip bool) [4]int {
+	edges := w.Edge.Width()
 	if offChip {
-		edges = w.VertexID
+		edges = w.ID.Width()
 	}
-	return [4]int{w.IndexBits, edges, w.VertexBit, w.State}
+	return [4]int{w.Index.Width(), edges, w.VertexInfo.Width(), w.State.Width()}
 }
 
 // planFPGA lays out the host buffers of FPGA f and the segments the
 // loader and writer walk. DW is the AXI data width.
 func planFPGA(sys *gen.System, k *kernel.Kernel, f, pes, dw int, ports []portGroup, pl Platform) (*fpgaPlan, error) {
-	off := sys.OffChip != nil
-	widths := tableWidths(sys.Widths, off)
+	off := sys.OffChip()
+	widths := tableWidths(sys.Words, off)
 	for t, wd := range widths {
 		if 1<<slotLog2(wd) > dw {
 			return nil, fmt.Errorf("vitis: a %s entry of %d bits is wider than the %d-bit memory port", tableName(table(t), off), wd, dw)
 		}
 	}
 	p := &fpgaPlan{Index: f, PEs: pes, DW: dw}
-	// The widest table index: the edge index has one entry per vertex of
-	// the graph (local indices are narrower), block-RAM edges one per edge.
-	p.LDA = sys.Widths.VertexID
-	if !off {
-		p.LDA = max(p.LDA, sys.Widths.EdgeAddr)
-	}
-	p.LDW = max(widths[0], widths[1], widths[2], widths[3])
+	// The PEs' table port: the widest table index (the edge index has one
+	// entry per vertex of the graph, block-RAM edges one per edge) and word.
+	p.LDA, p.LDW = sys.Words.TablePort()
 	img := newPacker(dw)
 	state := newPacker(dw)
 	expected := newPacker(dw)
@@ -114,7 +111,7 @@ func planFPGA(sys *gen.System, k *kernel.Kernel, f, pes, dw int, ports []portGro
 		g := f*pes + l
 		im := &sys.Images[g]
 		for _, t := range []table{tIndex, tEdges, tVertices} {
-			vals := tableValues(im, t, sys.Widths, off)
+			vals := tableValues(im, t, sys.Words, off)
 			p.Load = append(p.Load, img.segment(l, t, 0, widths[t], vals))
 		}
 		p.Load = append(p.Load, state.segment(l, tState, 1, widths[tState], hexValues(im.State)))
@@ -144,8 +141,7 @@ type portGroup struct{ First, Lanes, Bank int }
 // PE's lists follow the previous PE's (gen.LayOutOffChip), so a group of
 // consecutive PEs reads a contiguous range of words.
 func (p *fpgaPlan) planEdges(sys *gen.System, f, pes int, groups []portGroup) error {
-	m := sys.OffChip
-	epw := m.EdgesPerWord()
+	epw := sys.Design.EdgeMemory.EdgesPerWord
 	// The first word of every local PE's lists.
 	starts := make([]int, pes+1)
 	for l := 0; l < pes; l++ {
@@ -156,7 +152,7 @@ func (p *fpgaPlan) planEdges(sys *gen.System, f, pes int, groups []portGroup) er
 		starts[l+1] = starts[l] + words
 	}
 	var all strings.Builder
-	if err := sys.Memories[f].WriteHex(&all, sys.Widths, *m); err != nil {
+	if err := sys.Memories[f].WriteHex(&all, sys.Words); err != nil {
 		return err
 	}
 	words := strings.Fields(all.String())
@@ -168,7 +164,7 @@ func (p *fpgaPlan) planEdges(sys *gen.System, f, pes int, groups []portGroup) er
 	}
 	for i, g := range groups {
 		lo, hi := starts[g.First], starts[g.First+g.Lanes]
-		pk := newPacker(m.WordBits)
+		pk := newPacker(sys.Design.EdgeMemory.WordBits)
 		for _, w := range words[lo:hi] {
 			pk.beat(hexValue(w))
 		}
@@ -198,7 +194,7 @@ func tableName(t table, offChip bool) string {
 
 // tableValues are the entries of one of a PE's tables, as the plain
 // export's $readmemh images hold them.
-func tableValues(im *gen.PEImages, t table, w gen.Widths, offChip bool) []*big.Int {
+func tableValues(im *gen.PEImages, t table, w arch.Words, offChip bool) []*big.Int {
 	var b strings.Builder
 	var err error
 	switch t {

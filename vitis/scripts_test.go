@@ -139,7 +139,7 @@ func TestPackageScripts(t *testing.T) {
 				t.Errorf("package_%s.tcl adds rtl/%s.v: %v", k.Name, o.Name, has)
 			}
 		}
-		for _, f := range []string{"rtl/gravf_axil_ctrl.v", "rtl/gravf_vitis_loader.v", "rtl/pr_pe.v", "rtl/gravf_crossbar.v"} {
+		for _, f := range []string{"rtl/gravf_axil_ctrl.v", "rtl/gravf_vitis_loader.v", "rtl/gravf_pe.v", "rtl/gravf_crossbar.v"} {
 			if !slices.Contains(files, f) {
 				t.Errorf("package_%s.tcl does not add %s", k.Name, f)
 			}

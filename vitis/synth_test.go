@@ -36,7 +36,7 @@ func TestSynth(t *testing.T) {
 		res := gen.ParseYosysStat(string(b))
 		top, pe := res[k.Name], gen.Resources{}
 		for name, r := range res {
-			if strings.Contains(name, "wcc_pe") {
+			if strings.Contains(name, "gravf_pe") {
 				pe = r
 			}
 		}

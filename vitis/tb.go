@@ -282,14 +282,14 @@ gravf_axis_check #(.TW(%[4]d), .NAME("fpga%[2]d rx%[3]d")) f%[2]d_rx%[3]d_check 
 // the expected one and hashes it.
 func (p *project) tbChecks(b *strings.Builder) {
 	k := p.o.Kernel
-	st := p.sys.Widths.State
 	b.WriteString(`
 // ------------------------------------------------------------- checking
 gravf_sha256 sha();
 integer errors = 0;
 
 `)
-	b.WriteString(gen.StateCompare(k, st))
+	st := p.sys.Words.State.Width()
+	b.WriteString(gen.StateCompare(k, p.sys.Words.State))
 	for _, t := range p.tops {
 		f := t.Plan.Index
 		dw := t.Plan.DW

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"strings"
 
+	"github.com/gravf-tui/gravf-tui/arch"
 	"github.com/gravf-tui/gravf-tui/gen"
 	"github.com/gravf-tui/gravf-tui/kernel"
 )
@@ -19,7 +20,8 @@ type kernelTop struct {
 	FPGAs   int
 	PEs     int
 	Links   int // other FPGAs
-	UW, BW  int // crossbar item and body bits
+	UW, BW  int // crossbar item (with the mask) and body bits
+	IW      int // link item bits (the crossbar's output: no mask)
 	TW      int // link stream word bits
 	Credits int // receive buffer items per link
 }
@@ -46,7 +48,7 @@ func (t *kernelTop) verilog() string {
 	t.tables(&b)
 	t.pes(&b)
 	t.network(&b)
-	if t.Sys.OffChip != nil {
+	if t.Sys.OffChip() {
 		t.edgePorts(&b)
 	}
 	t.statusWords(&b)
@@ -78,8 +80,8 @@ func (t *kernelTop) header(b *strings.Builder) {
 // everything, synchronously; the link endpoints keep their state from run
 // to run, so that a peer may start first.
 `+"`"+`default_nettype none
-`, t.Name, p.Index, t.FPGAs, t.Kernel.Spec.Name, tableName(tEdges, t.Sys.OffChip != nil), t.PEs,
-		map[bool]string{true: ";\n//      edge lists are read from the edge buffers over the m_axi_edges ports", false: ""}[t.Sys.OffChip != nil], p.DW)
+`, t.Name, p.Index, t.FPGAs, t.Kernel.Spec.Name, tableName(tEdges, t.Sys.OffChip()), t.PEs,
+		map[bool]string{true: ";\n//      edge lists are read from the edge buffers over the m_axi_edges ports", false: ""}[t.Sys.OffChip()], p.DW)
 }
 
 // axiPorts writes the ports of one AXI4 master.
@@ -180,7 +182,8 @@ func (t *kernelTop) control(b *strings.Builder) {
 	fmt.Fprintf(b, `
 localparam integer DW  = %d;              // AXI4 data bits
 localparam integer NP  = %d;              // PEs
-localparam integer UW  = %d;              // crossbar item bits
+localparam integer UW  = %d;              // crossbar item bits (from a PE, with the mask)
+localparam integer IW  = %d;              // link item bits (to the PEs and the links)
 localparam integer ST  = %d;              // packed vertex state bits
 localparam integer LDW = %d;              // PE table port: data bits
 localparam integer LDA = %d;              //                address bits
@@ -201,7 +204,7 @@ gravf_axil_ctrl #(.ADDR_W(12), .NARG(%d), .NSTAT(%d), .STAT(12'h%03x)) control (
     .ap_start(ap_start), .ap_done(ap_done), .ap_ready(ap_ready), .ap_idle(ap_idle), .irq(interrupt),
     .args(args), .status(status)
 );
-`, t.Plan.DW, t.PEs, t.UW, t.Sys.Widths.State, t.Plan.LDW, t.Plan.LDA, m.argWords(), len(m.Status), m.argWords(), len(m.Status), statusBase)
+`, t.Plan.DW, t.PEs, t.UW, t.IW, t.Sys.Words.State.Width(), t.Plan.LDW, t.Plan.LDA, m.argWords(), len(m.Status), m.argWords(), len(m.Status), statusBase)
 	var checks []string
 	for _, a := range m.Args {
 		if a.Kind == argStream {
@@ -295,57 +298,66 @@ gravf_vitis_writer #(.DW(DW), .NSEG(%[6]d), .NBUF(2), .MAXW(ST),
     .m_axi_wstrb(m_axi_image_wstrb), .m_axi_wlast(m_axi_image_wlast),
     .m_axi_bvalid(m_axi_image_bvalid), .m_axi_bready(m_axi_image_bready), .m_axi_bresp(m_axi_image_bresp), .m_axi_bid(m_axi_image_bid)
 );
-`, tableName(tEdges, t.Sys.OffChip != nil), segBits(len(p.Load))-1, len(p.Load), segParams(p.Load),
+`, tableName(tEdges, t.Sys.OffChip()), segBits(len(p.Load))-1, len(p.Load), segParams(p.Load),
 		segBits(len(p.Store))-1, len(p.Store), segParams(p.Store), map[bool]string{true: "ST-1:0", false: "rb_seg_q*ST +: ST"}[t.PEs == 1])
 }
 
 func (t *kernelTop) pes(b *strings.Builder) {
-	w := t.Sys.Widths
-	m := t.Sys.OffChip
-	lw := max(t.Links, 1)
+	w := t.Sys.Words
+	off := t.Sys.OffChip()
 	fmt.Fprintf(b, `
 // ------------------------------------------------------------------- PEs
+// gravf_pe with its table port (LOAD = 1); the parameters are the
+// design's (gen.System.PEParams), as the plain export's gravf_fpga passes
+// them.
 wire [NP*UW-1:0] pe_out_data;
 wire [NP-1:0]    pe_out_valid, pe_out_ready, pe_in_valid, pe_in_ready, pe_passed, pe_done;
-wire [UW-1:0]    pe_in_data;
+wire [IW-1:0]    pe_in_data;
 wire [NP*32-1:0] pe_messages;
 `)
-	if m != nil {
+	if off {
 		fmt.Fprintf(b, `wire [NP-1:0]    mem_req_valid, mem_req_ready, mem_resp_valid, mem_resp_ready;
 wire [NP*%d-1:0] mem_req_addr;
 wire [NP*DW-1:0] mem_resp_data;
-`, w.MemAddr)
+`, w.MemAddrBits)
+	} else {
+		b.WriteString(`// Edges in block RAM: the PEs' edge memory ports are unused.
+/* verilator lint_off UNUSEDSIGNAL */ // block-RAM edges: the edge memory port is unused
+wire [NP-1:0]    unused_mem_req_valid, unused_mem_req_addr, unused_mem_resp_ready;
+/* verilator lint_on UNUSEDSIGNAL */
+`)
 	}
-	name := t.Kernel.Spec.Name
 	for l := 0; l < t.PEs; l++ {
 		g := t.Plan.Index*t.PEs + l
-		im := &t.Sys.Images[g]
-		var params, memPorts string
-		if m != nil {
-			params = fmt.Sprintf(".EA(%d), .MA(%d), .WORD(%d), .SLOT(%d), .INFLIGHT(%d), .LA(%d)", w.ListLen, w.MemAddr, m.WordBits, m.SlotBits, m.InFlight, w.Local)
+		var params []string
+		for _, p := range t.Sys.PEParams(g, true) {
+			params = append(params, fmt.Sprintf(".%s(%s)", p.Name, p.Value))
+		}
+		params = append(params, ".LDA(LDA)", ".LDW(LDW)")
+		memPorts := fmt.Sprintf(`
+    .mem_req_valid(unused_mem_req_valid[%[1]d]), .mem_req_ready(1'b0), .mem_req_addr(unused_mem_req_addr[%[1]d]),
+    .mem_resp_valid(1'b0), .mem_resp_ready(unused_mem_resp_ready[%[1]d]), .mem_resp_data(1'b0),`, l)
+		if off {
 			memPorts = fmt.Sprintf(`
     .mem_req_valid(mem_req_valid[%[1]d]), .mem_req_ready(mem_req_ready[%[1]d]), .mem_req_addr(mem_req_addr[%[1]d*%[2]d +: %[2]d]),
-    .mem_resp_valid(mem_resp_valid[%[1]d]), .mem_resp_ready(mem_resp_ready[%[1]d]), .mem_resp_data(mem_resp_data[%[1]d*DW +: DW]),`, l, w.MemAddr)
-		} else {
-			params = fmt.Sprintf(".NEDGES(%d), .EA(%d), .LA(%d)", max(len(im.Edges), 1), w.EdgeAddr, w.Local)
+    .mem_resp_valid(mem_resp_valid[%[1]d]), .mem_resp_ready(mem_resp_ready[%[1]d]), .mem_resp_data(mem_resp_data[%[1]d*DW +: DW]),`, l, w.MemAddrBits)
 		}
 		ldValid, rbValid := fmt.Sprintf("ld_valid && ld_seg[%d:2] == %d", segBits(len(t.Plan.Load))-1, l), fmt.Sprintf("rb_valid && rb_seg == %d", l)
 		if t.PEs == 1 {
 			ldValid, rbValid = "ld_valid", "rb_valid"
 		}
 		fmt.Fprintf(b, `
-%[1]s_pe #(
-    .PE_ID(%[2]d), .NPE(%[3]d), .LW(%[4]d), .NVERTICES(%[5]d), .NLOCAL(%[6]d),
-    %[7]s
-) pe%[8]d (
+gravf_pe #(
+    %[1]s
+) pe%[2]d (
     .clk(ap_clk), .rst(core_rst),
-    .in_data(pe_in_data), .in_valid(pe_in_valid[%[8]d]), .in_ready(pe_in_ready[%[8]d]),
-    .out_data(pe_out_data[%[8]d*UW +: UW]), .out_valid(pe_out_valid[%[8]d]), .out_ready(pe_out_ready[%[8]d]),
-    .passed(pe_passed[%[8]d]), .done(pe_done[%[8]d]), .messages(pe_messages[%[8]d*32 +: 32]),%[9]s
-    .ld_valid(%[10]s), .ld_table(ld_seg[1:0]), .ld_addr(ld_addr[LDA-1:0]), .ld_data(ld_data),
-    .rb_valid(%[11]s), .rb_addr(rb_addr[%[12]d:0]), .rb_data(pe_rb_data[%[8]d*ST +: ST])
+    .in_data(pe_in_data), .in_valid(pe_in_valid[%[2]d]), .in_ready(pe_in_ready[%[2]d]),
+    .out_data(pe_out_data[%[2]d*UW +: UW]), .out_valid(pe_out_valid[%[2]d]), .out_ready(pe_out_ready[%[2]d]),
+    .passed(pe_passed[%[2]d]), .done(pe_done[%[2]d]), .messages(pe_messages[%[2]d*32 +: 32]),%[3]s
+    .ld_valid(%[4]s), .ld_table(ld_seg[1:0]), .ld_addr(ld_addr[LDA-1:0]), .ld_data(ld_data),
+    .rb_valid(%[5]s), .rb_addr(rb_addr[%[6]d:0]), .rb_data(pe_rb_data[%[2]d*ST +: ST])
 );
-`, name, g, t.FPGAs*t.PEs, lw, len(im.Index), max(len(im.Vertices), 1), params, l, memPorts, ldValid, rbValid, w.Local-1)
+`, wrapParams(params), l, memPorts, ldValid, rbValid, w.LocalBits-1)
 	}
 	var sum []string
 	for l := 0; l < t.PEs; l++ {
@@ -364,23 +376,33 @@ end
 `, strings.Join(sum, " + "))
 }
 
+// wrapParams joins parameter values, a few to a line.
+func wrapParams(ps []string) string {
+	var lines []string
+	for i := 0; i < len(ps); i += 6 {
+		lines = append(lines, strings.Join(ps[i:min(i+6, len(ps))], ", "))
+	}
+	return strings.Join(lines, ",\n    ")
+}
+
 func (t *kernelTop) network(b *strings.Builder) {
 	lw := max(t.Links, 1)
 	cb := bits.Len(uint(t.Credits))
 	fmt.Fprintf(b, `
 // ------------------------------------------------ crossbar and the links
-// Per link: a send FIFO behind the crossbar, then gravf_link_credit, whose
+// Per link: a send FIFO behind the crossbar (link items, without the
+// crossbar's mask), then gravf_link_credit, whose
 // receive buffer of %[2]d items (the peer's credits) feeds the crossbar.
-wire [%[1]d*UW-1:0] xb_rx_data;
+wire [%[1]d*IW-1:0] xb_rx_data;
 wire [%[1]d-1:0]    xb_rx_valid, xb_rx_ready, xb_tx_valid, xb_tx_ready;
-wire [UW-1:0]      xb_tx_item;
+wire [IW-1:0]      xb_tx_item;
 wire [%[1]d-1:0]    link_overflow;
 wire [%[1]d*%[3]d-1:0] link_credits;
 wire [%[1]d*32-1:0] link_sent, link_received;
 `, lw, t.Credits, cb)
 	if t.Links == 0 {
 		fmt.Fprintf(b, `// One FPGA: no links.
-assign xb_rx_data    = {UW{1'b0}};
+assign xb_rx_data    = {IW{1'b0}};
 assign xb_rx_valid   = 1'b0;
 assign xb_tx_ready   = 1'b1;
 assign link_overflow = 1'b0;
@@ -394,29 +416,29 @@ wire unused_tx = |{xb_tx_item, xb_tx_valid, xb_rx_ready};
 	}
 	for j := 0; j < t.Links; j++ {
 		fmt.Fprintf(b, `
-wire [UW-1:0] tx%[1]d_item;
+wire [IW-1:0] tx%[1]d_item;
 wire          tx%[1]d_valid, tx%[1]d_ready;
 /* verilator lint_off UNUSEDSIGNAL */ // the fill count is not needed
-wire [7:0]    tx%[1]d_count;
+wire [%[5]d:0]    tx%[1]d_count;
 /* verilator lint_on UNUSEDSIGNAL */
-gravf_fifo #(.WIDTH(UW), .DEPTH(72)) tx%[1]d_fifo (
+gravf_fifo #(.WIDTH(IW), .DEPTH(%[6]d)) tx%[1]d_fifo (
     .clk(ap_clk), .rst(core_rst),
     .in_data(xb_tx_item), .in_valid(xb_tx_valid[%[1]d]), .in_ready(xb_tx_ready[%[1]d]),
     .out_data(tx%[1]d_item), .out_valid(tx%[1]d_valid), .out_ready(tx%[1]d_ready), .count(tx%[1]d_count)
 );
-gravf_link_credit #(.UW(UW), .TW(%[2]d), .DEPTH(%[3]d)) link%[1]d (
+gravf_link_credit #(.UW(IW), .TW(%[2]d), .DEPTH(%[3]d)) link%[1]d (
     .clk(ap_clk), .rst(rst),
     .tx_item(tx%[1]d_item), .tx_valid(tx%[1]d_valid), .tx_ready(tx%[1]d_ready),
-    .rx_item(xb_rx_data[%[1]d*UW +: UW]), .rx_valid(xb_rx_valid[%[1]d]), .rx_ready(xb_rx_ready[%[1]d]),
+    .rx_item(xb_rx_data[%[1]d*IW +: IW]), .rx_valid(xb_rx_valid[%[1]d]), .rx_ready(xb_rx_ready[%[1]d]),
     .m_axis_tdata(tx%[1]d_tdata), .m_axis_tvalid(tx%[1]d_tvalid), .m_axis_tready(tx%[1]d_tready),
     .s_axis_tdata(rx%[1]d_tdata), .s_axis_tvalid(rx%[1]d_tvalid), .s_axis_tready(rx%[1]d_tready),
     .credits(link_credits[%[1]d*%[4]d +: %[4]d]), .sent(link_sent[%[1]d*32 +: 32]), .received(link_received[%[1]d*32 +: 32]),
     .overflow(link_overflow[%[1]d])
 );
-`, j, t.TW, t.Credits, cb)
+`, j, t.TW, t.Credits, cb, bits.Len(uint(arch.LinkSendFIFODepth-1)), arch.LinkSendFIFODepth)
 	}
 	fmt.Fprintf(b, `
-gravf_crossbar #(.NP(NP), .NR(%d), .BW(%d), .UW(UW)) crossbar (
+gravf_crossbar #(.NP(NP), .NR(%d), .BW(%d)) crossbar (
     .clk(ap_clk), .rst(core_rst),
     .pe_out_data(pe_out_data), .pe_out_valid(pe_out_valid), .pe_out_ready(pe_out_ready),
     .pe_in_data(pe_in_data), .pe_in_valid(pe_in_valid), .pe_in_ready(pe_in_ready),
@@ -428,8 +450,7 @@ gravf_crossbar #(.NP(NP), .NR(%d), .BW(%d), .UW(UW)) crossbar (
 }
 
 func (t *kernelTop) edgePorts(b *strings.Builder) {
-	w := t.Sys.Widths
-	m := t.Sys.OffChip
+	mem := t.Sys.Design.EdgeMemory
 	b.WriteString("\n// ------------------------------------------------- edge reads over AXI4\n")
 	var errs []string
 	for i, e := range t.Plan.Edges {
@@ -459,7 +480,7 @@ assign %[1]s_wdata   = {DW{1'b0}};
 assign %[1]s_wstrb   = {(DW/8){1'b0}};
 assign %[1]s_wlast   = 1'b0;
 assign %[1]s_bready  = 1'b1;
-`, port, e.First, e.First+e.Lanes-1, e.FirstWord, i, e.Lanes, w.MemAddr, idBits(e.Lanes), m.InFlight, lanes, bits.Len(uint(t.Plan.DW/8))-1)
+`, port, e.First, e.First+e.Lanes-1, e.FirstWord, i, e.Lanes, t.Sys.Words.MemAddrBits, idBits(e.Lanes), mem.InFlight, lanes, bits.Len(uint(t.Plan.DW/8))-1)
 		errs = append(errs, fmt.Sprintf("edge%d_error", i))
 	}
 	fmt.Fprintf(b, "wire edge_error = %s;\n", strings.Join(errs, " | "))
@@ -467,7 +488,7 @@ assign %[1]s_bready  = 1'b1;
 
 func (t *kernelTop) statusWords(b *strings.Builder) {
 	edgeErr := "1'b0"
-	if t.Sys.OffChip != nil {
+	if t.Sys.OffChip() {
 		edgeErr = "edge_error"
 	}
 	cb := bits.Len(uint(t.Credits))

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/gravf-tui/gravf-tui/arch"
 	"github.com/gravf-tui/gravf-tui/boards"
 	"github.com/gravf-tui/gravf-tui/gen"
 	"github.com/gravf-tui/gravf-tui/graph"
@@ -14,19 +15,15 @@ import (
 )
 
 func estimate(w io.Writer, b *boards.Board, k *kernel.Kernel, g *graph.Graph, nF, nP int, part graph.Partitioner, filter bool, mem model.MemKind) error {
-	o := gen.SystemOptions{Kernel: k, Graph: g, FPGAs: nF, PEs: nP, Partitioner: part, Filter: filter, LinkLatency: 1}
-	if mem == model.OffChip {
-		m, err := gen.OffChipFor(b, k)
-		if err != nil {
-			return err
-		}
-		o.OffChip = &m
-	}
-	s, err := gen.GenerateSystem(context.Background(), o)
+	d, err := arch.Derive(b, k, arch.Options{FPGAs: nF, PEs: nP, Mem: mem})
 	if err != nil {
 		return err
 	}
-	fpga, pe, err := gen.Estimate(context.Background(), s, k.Spec.Name, b.FPGA.Family)
+	s, err := gen.GenerateSystem(context.Background(), gen.SystemOptions{Design: d, Kernel: k, Graph: g, Partitioner: part, Filter: filter})
+	if err != nil {
+		return err
+	}
+	fpga, pe, err := gen.Estimate(context.Background(), s, b.FPGA.Family)
 	if err != nil {
 		return err
 	}

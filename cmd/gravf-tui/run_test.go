@@ -135,7 +135,7 @@ run_sim = true
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"Makefile", "manifest.json", "rtl/fpga0_top.v", "rtl/fpga1_top.v", "tb/tb_system.v"} {
+	for _, f := range []string{"Makefile", "manifest.json", "rtl/fpga_top.v", "rtl/gravf_pe.v", "tb/tb_system.v"} {
 		if _, err := os.Stat(filepath.Join(dir, "project", f)); err != nil {
 			t.Errorf("project lacks %s", f)
 		}

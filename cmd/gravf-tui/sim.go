@@ -11,6 +11,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 	"github.com/gravf-tui/gravf-tui/explorer"
+	"github.com/gravf-tui/gravf-tui/model"
 	"github.com/gravf-tui/gravf-tui/sim"
 	"github.com/spf13/cobra"
 )
@@ -75,7 +76,8 @@ flags and --set are those of "gravf-tui model".`,
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
 			setup := &sim.Setup{Board: p.Board, Kernel: p.Kernel, Graph: p.Graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs, Arch: cfg.Arch, Mem: cfg.Mem, PE: p.Options.PE,
-				Partitioner: part.Partitioner, UFactor: part.UFactor, Packing: cfg.Packing, Filter: cfg.Filter, Seed: part.Seed, Detail: sf.detail, MaxCycles: sf.maxCycles}
+				Partitioner: part.Partitioner, UFactor: part.UFactor, Packing: cfg.Packing, Filter: cfg.Filter, Seed: part.Seed, Detail: sf.detail, MaxCycles: sf.maxCycles,
+				ModelTSys: model.TSysFor(p.Board, p.Kernel, p.Graph, cfg, p.Options.PE)}
 			prog := newProgress(cmd.ErrOrStderr())
 			setup.Progress = prog.report
 			finishTrace, err := attachTrace(setup, sf, p.Graph)

@@ -12,18 +12,21 @@
 // channel move; the channel advances once every local PE has counted all
 // barrier markers of it (pe_passed pulses) or has finished.
 //
-// Item layout (most significant first): barrier, halt, round[1:0],
-// mask[NR-1:0], body[BW-1:0].
+// Items from the PEs (most significant first): barrier, halt, round[1:0],
+// mask[LW-1:0], body[BW-1:0]. The mask routes a local item to the links;
+// what the crossbar writes to the links and the PEs, and reads from the
+// links, is the link item: the same without the mask.
 `default_nettype none
 
 module gravf_crossbar #(
     parameter NP = 2,                 // local PEs
     parameter NR = 1,                 // remote FPGAs (links); 0 for one FPGA
     parameter BW = 8,                 // item body bits (sender and payload)
-    parameter UW = 4 + NR + BW,       // item bits
+    parameter LW = (NR > 0) ? NR : 1, // width of link buses and of the mask (1 when unused)
+    parameter UW = 4 + LW + BW,       // item bits from a PE
+    parameter IW = 4 + BW,            // link item bits
     parameter PW = (NP > 1) ? $clog2(NP) : 1,
-    parameter RW = (NR > 1) ? $clog2(NR) : 1,
-    parameter LW = (NR > 0) ? NR : 1  // width of link buses (1 when unused)
+    parameter RW = (NR > 1) ? $clog2(NR) : 1
 ) (
     input  wire            clk,
     input  wire            rst,
@@ -32,17 +35,17 @@ module gravf_crossbar #(
     input  wire [NP-1:0]    pe_out_valid,
     output reg  [NP-1:0]    pe_out_ready,
     // Local PEs' input FIFOs.
-    output wire [UW-1:0]    pe_in_data,
+    output wire [IW-1:0]    pe_in_data,
     output wire [NP-1:0]    pe_in_valid,
     input  wire [NP-1:0]    pe_in_ready,
     // Barrier bookkeeping.
     input  wire [NP-1:0]    pe_passed,  // a PE counted every marker of the channel
     input  wire [NP-1:0]    pe_done,    // a PE has terminated
     // Links: items from remote FPGAs, and send FIFOs to them.
-    input  wire [LW*UW-1:0] rx_data,
+    input  wire [LW*IW-1:0] rx_data,
     input  wire [LW-1:0]    rx_valid,
     output reg  [LW-1:0]    rx_ready,
-    output wire [UW-1:0]    tx_data,
+    output wire [IW-1:0]    tx_data,
     output reg  [LW-1:0]    tx_valid,
     input  wire [LW-1:0]    tx_ready
 );
@@ -67,7 +70,7 @@ always @* begin
     for (i = 0; i < NP; i = i + 1)
         cand_local[i] = pe_out_valid[i] && pe_out_data[i*UW+UW-3 -: 2] == round;
     for (i = 0; i < LW; i = i + 1)
-        cand_remote[i] = (NR > 0) && rx_valid[i] && rx_data[i*UW+UW-3 -: 2] == round;
+        cand_remote[i] = (NR > 0) && rx_valid[i] && rx_data[i*IW+IW-3 -: 2] == round;
 end
 
 // Round-robin choice of one remote and one local candidate.
@@ -98,17 +101,18 @@ always @* begin
     end
 end
 
-wire [UW-1:0] remote_item = rx_data[sel_remote*UW +: UW];
+wire [IW-1:0] remote_item = rx_data[sel_remote*IW +: IW];
 wire [UW-1:0] local_item  = pe_out_data[sel_local*UW +: UW];
 wire [LW-1:0] local_mask  = (NR > 0) ? local_item[BW +: LW] : {LW{1'b0}};
+wire [IW-1:0] local_link  = {local_item[UW-1 -: 4], local_item[BW-1:0]}; // without the mask
 wire          links_ready = &(tx_ready | ~local_mask);
 
 wire move_remote = have_remote && all_ready;
 wire move_local  = !have_remote && have_local && all_ready && links_ready;
 
-assign pe_in_data  = have_remote ? remote_item : local_item;
+assign pe_in_data  = have_remote ? remote_item : local_link;
 assign pe_in_valid = {NP{move_remote || move_local}};
-assign tx_data     = local_item;
+assign tx_data     = local_link;
 
 always @* begin
     pe_out_ready = {NP{1'b0}};

@@ -3,15 +3,23 @@
 
 read_verilog rtl/bfs_apply.v
 read_verilog rtl/bfs_gather.v
-read_verilog rtl/bfs_pe.v
 read_verilog rtl/bfs_scatter.v
-read_verilog rtl/fpga0_top.v
-read_verilog rtl/fpga1_top.v
+read_verilog rtl/fpga_top.v
+read_verilog rtl/gravf_apply_kernel.v
+read_verilog rtl/gravf_barrier_counter.v
 read_verilog rtl/gravf_crossbar.v
+read_verilog rtl/gravf_delay.v
 read_verilog rtl/gravf_fifo.v
+read_verilog rtl/gravf_fpga.v
+read_verilog rtl/gravf_gather_kernel.v
+read_verilog rtl/gravf_hazard.v
+read_verilog rtl/gravf_pe.v
 read_verilog rtl/gravf_ram.v
+read_verilog rtl/gravf_scatter_bram.v
+read_verilog rtl/gravf_scatter_kernel.v
+read_verilog rtl/gravf_scatter_offchip.v
 read_xdc constraints/clocks.xdc
-synth_design -top fpga0_top -part xcku060-ffva1156-2-e
+synth_design -top fpga_top -part xcku060-ffva1156-2-e -generic FPGA=0
 opt_design
 place_design
 route_design

@@ -4,13 +4,16 @@
 // runs until every PE has terminated, compares every final vertex state
 // with the BSP reference and prints exactly one line:
 //   RESULT PASS cycles=<n> messages=<m>    or    RESULT FAIL <reason>
-// Failures end with $fatal so that the simulator exits non-zero.
+// Failures end with $fatal so that the simulator exits non-zero. Before it,
+// one line SUPERSTEP <s> start=<cycle> as each superstep's first apply
+// sweep begins. Reset is released by the clock, so that every simulator
+// counts the same cycles.
 `timescale 1ns/1ps
 `default_nettype none
 
 module tb_system;
 
-localparam UW = 12;
+localparam IW = 11; // link item
 localparam WATCHDOG = 130260;
 localparam EXPECTED_MESSAGES = 146;
 
@@ -18,62 +21,58 @@ reg clk = 1'b0;
 reg rst = 1'b1;
 always #2 clk = ~clk;
 
-wire [1*UW-1:0] rx_data0, tx_data0;
-wire [1-1:0] rx_valid0, rx_ready0, tx_valid0, tx_ready0;
+// FPGA 0.
+wire [1*IW-1:0] rx_data0, tx_data0;
+wire [0:0] rx_valid0, rx_ready0, tx_valid0, tx_ready0;
 wire done0;
 wire [31:0] messages0;
-wire [2-1:0] mem_req_valid0, mem_req_ready0, mem_resp_valid0, mem_resp_ready0;
-wire [2*6-1:0] mem_req_addr0;
-wire [2*128-1:0] mem_resp_data0;
+wire [1:0] mem_req_valid0, mem_req_ready0, mem_resp_valid0, mem_resp_ready0;
+wire [11:0] mem_req_addr0;
+wire [255:0] mem_resp_data0;
 gravf_mem_model #(
-    .NP(2), .WORD(128), .AW(6), .DEPTH(48), .LATENCY(75), .INFLIGHT(64),
-    .RATE(7.766732526933333), .INIT("mem/fpga0_edges.hex")
+    .NP(2), .WORD(128), .AW(6), .DEPTH(48), .LATENCY(75), .INFLIGHT(64), .RATE(7.766732526933333),
+    .INIT("mem/fpga0_edges.hex")
 ) mem0 (
-    .clk(clk), .rst(rst),
-    .req_valid(mem_req_valid0), .req_ready(mem_req_ready0), .req_addr(mem_req_addr0),
+    .clk(clk), .rst(rst), .req_valid(mem_req_valid0), .req_ready(mem_req_ready0), .req_addr(mem_req_addr0),
     .resp_valid(mem_resp_valid0), .resp_ready(mem_resp_ready0), .resp_data(mem_resp_data0)
 );
-fpga0_top fpga0 (
-    .clk(clk), .rst(rst),
-    .rx_data(rx_data0), .rx_valid(rx_valid0), .rx_ready(rx_ready0),
-    .tx_data(tx_data0), .tx_valid(tx_valid0), .tx_ready(tx_ready0),
-    .mem_req_valid(mem_req_valid0), .mem_req_ready(mem_req_ready0), .mem_req_addr(mem_req_addr0),
-    .mem_resp_valid(mem_resp_valid0), .mem_resp_ready(mem_resp_ready0), .mem_resp_data(mem_resp_data0),
-    .done(done0), .messages(messages0)
+fpga_top #(.FPGA(0)) fpga0 (
+    .clk(clk), .rst(rst), .rx_data(rx_data0), .rx_valid(rx_valid0), .rx_ready(rx_ready0), .tx_data(tx_data0),
+    .tx_valid(tx_valid0), .tx_ready(tx_ready0), .mem_req_valid(mem_req_valid0), .mem_req_ready(mem_req_ready0),
+    .mem_req_addr(mem_req_addr0), .mem_resp_valid(mem_resp_valid0), .mem_resp_ready(mem_resp_ready0),
+    .mem_resp_data(mem_resp_data0), .done(done0), .messages(messages0)
 );
 
-wire [1*UW-1:0] rx_data1, tx_data1;
-wire [1-1:0] rx_valid1, rx_ready1, tx_valid1, tx_ready1;
+// FPGA 1.
+wire [1*IW-1:0] rx_data1, tx_data1;
+wire [0:0] rx_valid1, rx_ready1, tx_valid1, tx_ready1;
 wire done1;
 wire [31:0] messages1;
-wire [2-1:0] mem_req_valid1, mem_req_ready1, mem_resp_valid1, mem_resp_ready1;
-wire [2*6-1:0] mem_req_addr1;
-wire [2*128-1:0] mem_resp_data1;
+wire [1:0] mem_req_valid1, mem_req_ready1, mem_resp_valid1, mem_resp_ready1;
+wire [11:0] mem_req_addr1;
+wire [255:0] mem_resp_data1;
 gravf_mem_model #(
-    .NP(2), .WORD(128), .AW(6), .DEPTH(47), .LATENCY(75), .INFLIGHT(64),
-    .RATE(7.766732526933333), .INIT("mem/fpga1_edges.hex")
+    .NP(2), .WORD(128), .AW(6), .DEPTH(47), .LATENCY(75), .INFLIGHT(64), .RATE(7.766732526933333),
+    .INIT("mem/fpga1_edges.hex")
 ) mem1 (
-    .clk(clk), .rst(rst),
-    .req_valid(mem_req_valid1), .req_ready(mem_req_ready1), .req_addr(mem_req_addr1),
+    .clk(clk), .rst(rst), .req_valid(mem_req_valid1), .req_ready(mem_req_ready1), .req_addr(mem_req_addr1),
     .resp_valid(mem_resp_valid1), .resp_ready(mem_resp_ready1), .resp_data(mem_resp_data1)
 );
-fpga1_top fpga1 (
-    .clk(clk), .rst(rst),
-    .rx_data(rx_data1), .rx_valid(rx_valid1), .rx_ready(rx_ready1),
-    .tx_data(tx_data1), .tx_valid(tx_valid1), .tx_ready(tx_ready1),
-    .mem_req_valid(mem_req_valid1), .mem_req_ready(mem_req_ready1), .mem_req_addr(mem_req_addr1),
-    .mem_resp_valid(mem_resp_valid1), .mem_resp_ready(mem_resp_ready1), .mem_resp_data(mem_resp_data1),
-    .done(done1), .messages(messages1)
+fpga_top #(.FPGA(1)) fpga1 (
+    .clk(clk), .rst(rst), .rx_data(rx_data1), .rx_valid(rx_valid1), .rx_ready(rx_ready1), .tx_data(tx_data1),
+    .tx_valid(tx_valid1), .tx_ready(tx_ready1), .mem_req_valid(mem_req_valid1), .mem_req_ready(mem_req_ready1),
+    .mem_req_addr(mem_req_addr1), .mem_resp_valid(mem_resp_valid1), .mem_resp_ready(mem_resp_ready1),
+    .mem_resp_data(mem_resp_data1), .done(done1), .messages(messages1)
 );
-gravf_link_model #(.WIDTH(UW), .LATENCY(188)) link_0_1 (
-    .clk(clk), .rst(rst),
-    .in_data(tx_data0[0*UW +: UW]), .in_valid(tx_valid0[0]), .in_ready(tx_ready0[0]),
-    .out_data(rx_data1[0*UW +: UW]), .out_valid(rx_valid1[0]), .out_ready(rx_ready1[0])
+
+// Links: 188 cycles one way (the board's latency).
+gravf_link_model #(.WIDTH(IW), .LATENCY(188)) link_0_1 (
+    .clk(clk), .rst(rst), .in_data(tx_data0[0*IW +: IW]), .in_valid(tx_valid0[0]), .in_ready(tx_ready0[0]),
+    .out_data(rx_data1[0*IW +: IW]), .out_valid(rx_valid1[0]), .out_ready(rx_ready1[0])
 );
-gravf_link_model #(.WIDTH(UW), .LATENCY(188)) link_1_0 (
-    .clk(clk), .rst(rst),
-    .in_data(tx_data1[0*UW +: UW]), .in_valid(tx_valid1[0]), .in_ready(tx_ready1[0]),
-    .out_data(rx_data0[0*UW +: UW]), .out_valid(rx_valid0[0]), .out_ready(rx_ready0[0])
+gravf_link_model #(.WIDTH(IW), .LATENCY(188)) link_1_0 (
+    .clk(clk), .rst(rst), .in_data(tx_data1[0*IW +: IW]), .in_valid(tx_valid1[0]), .in_ready(tx_ready1[0]),
+    .out_data(rx_data0[0*IW +: IW]), .out_valid(rx_valid0[0]), .out_ready(rx_ready0[0])
 );
 
 wire all_done = done0 && done1;
@@ -127,15 +126,17 @@ task check_pe;
         end
     end
 endtask
+
+// state_of reads the state RAMs hierarchically.
 function [6:0] state_of;
     input integer pe;
     input integer i;
     begin
         case (pe)
-        0: state_of = fpga0.pe0.state_ram.mem[i];
-        1: state_of = fpga0.pe1.state_ram.mem[i];
-        2: state_of = fpga1.pe0.state_ram.mem[i];
-        3: state_of = fpga1.pe1.state_ram.mem[i];
+        0: state_of = fpga0.fpga.pe[0].core.state_ram.mem[i];
+        1: state_of = fpga0.fpga.pe[1].core.state_ram.mem[i];
+        2: state_of = fpga1.fpga.pe[0].core.state_ram.mem[i];
+        3: state_of = fpga1.fpga.pe[1].core.state_ram.mem[i];
         default: state_of = 0;
         endcase
     end
@@ -146,23 +147,23 @@ endfunction
 integer superstep_seen = 0;
 always @(posedge clk) begin
     if (!rst) begin
-        if (fpga0.pe0.superstep > superstep_seen) begin
-            superstep_seen = fpga0.pe0.superstep;
+        if (fpga0.fpga.pe[0].core.superstep > superstep_seen) begin
+            superstep_seen = fpga0.fpga.pe[0].core.superstep;
             $display("SUPERSTEP %0d start=%0d", superstep_seen, cycles - 5);
             $fflush;
         end
-        if (fpga0.pe1.superstep > superstep_seen) begin
-            superstep_seen = fpga0.pe1.superstep;
+        if (fpga0.fpga.pe[1].core.superstep > superstep_seen) begin
+            superstep_seen = fpga0.fpga.pe[1].core.superstep;
             $display("SUPERSTEP %0d start=%0d", superstep_seen, cycles - 5);
             $fflush;
         end
-        if (fpga1.pe0.superstep > superstep_seen) begin
-            superstep_seen = fpga1.pe0.superstep;
+        if (fpga1.fpga.pe[0].core.superstep > superstep_seen) begin
+            superstep_seen = fpga1.fpga.pe[0].core.superstep;
             $display("SUPERSTEP %0d start=%0d", superstep_seen, cycles - 5);
             $fflush;
         end
-        if (fpga1.pe1.superstep > superstep_seen) begin
-            superstep_seen = fpga1.pe1.superstep;
+        if (fpga1.fpga.pe[1].core.superstep > superstep_seen) begin
+            superstep_seen = fpga1.fpga.pe[1].core.superstep;
             $display("SUPERSTEP %0d start=%0d", superstep_seen, cycles - 5);
             $fflush;
         end
@@ -174,14 +175,14 @@ initial begin
     while (!all_done && cycles < WATCHDOG) @(posedge clk);
     if (!all_done) begin
         $display("RESULT FAIL watchdog: no termination after %0d cycles", cycles);
-        $display("  PE 0: mode %0d superstep %0d, barriers counted %0d, input %0d, kernel input %0d, messages queued %0d, updates queued %0d", fpga0.pe0.mode, fpga0.pe0.superstep, fpga0.pe0.bc_count, fpga0.pe0.inf_count, fpga0.pe0.kin_count, fpga0.pe0.mq_count, fpga0.pe0.uq_count);
-        $display("        memory words in flight %0d, order FIFO %0d, unpacking %0d", fpga0.pe0.inflight, fpga0.pe0.ot_count, fpga0.pe0.up_active);
-        $display("  PE 1: mode %0d superstep %0d, barriers counted %0d, input %0d, kernel input %0d, messages queued %0d, updates queued %0d", fpga0.pe1.mode, fpga0.pe1.superstep, fpga0.pe1.bc_count, fpga0.pe1.inf_count, fpga0.pe1.kin_count, fpga0.pe1.mq_count, fpga0.pe1.uq_count);
-        $display("        memory words in flight %0d, order FIFO %0d, unpacking %0d", fpga0.pe1.inflight, fpga0.pe1.ot_count, fpga0.pe1.up_active);
-        $display("  PE 2: mode %0d superstep %0d, barriers counted %0d, input %0d, kernel input %0d, messages queued %0d, updates queued %0d", fpga1.pe0.mode, fpga1.pe0.superstep, fpga1.pe0.bc_count, fpga1.pe0.inf_count, fpga1.pe0.kin_count, fpga1.pe0.mq_count, fpga1.pe0.uq_count);
-        $display("        memory words in flight %0d, order FIFO %0d, unpacking %0d", fpga1.pe0.inflight, fpga1.pe0.ot_count, fpga1.pe0.up_active);
-        $display("  PE 3: mode %0d superstep %0d, barriers counted %0d, input %0d, kernel input %0d, messages queued %0d, updates queued %0d", fpga1.pe1.mode, fpga1.pe1.superstep, fpga1.pe1.bc_count, fpga1.pe1.inf_count, fpga1.pe1.kin_count, fpga1.pe1.mq_count, fpga1.pe1.uq_count);
-        $display("        memory words in flight %0d, order FIFO %0d, unpacking %0d", fpga1.pe1.inflight, fpga1.pe1.ot_count, fpga1.pe1.up_active);
+        $display("  PE 0: mode %0d superstep %0d, barriers counted %0d, input %0d, kernel input %0d, messages queued %0d, updates queued %0d", fpga0.fpga.pe[0].core.mode, fpga0.fpga.pe[0].core.superstep, fpga0.fpga.pe[0].core.offchip.scatter.barrier_counter.count, fpga0.fpga.pe[0].core.inf_count, fpga0.fpga.pe[0].core.kin_count, fpga0.fpga.pe[0].core.mq_count, fpga0.fpga.pe[0].core.uq_count);
+        $display("        memory words in flight %0d, order FIFO %0d, unpacking %0d", fpga0.fpga.pe[0].core.offchip.scatter.inflight, fpga0.fpga.pe[0].core.offchip.scatter.ot_count, fpga0.fpga.pe[0].core.offchip.scatter.up_active);
+        $display("  PE 1: mode %0d superstep %0d, barriers counted %0d, input %0d, kernel input %0d, messages queued %0d, updates queued %0d", fpga0.fpga.pe[1].core.mode, fpga0.fpga.pe[1].core.superstep, fpga0.fpga.pe[1].core.offchip.scatter.barrier_counter.count, fpga0.fpga.pe[1].core.inf_count, fpga0.fpga.pe[1].core.kin_count, fpga0.fpga.pe[1].core.mq_count, fpga0.fpga.pe[1].core.uq_count);
+        $display("        memory words in flight %0d, order FIFO %0d, unpacking %0d", fpga0.fpga.pe[1].core.offchip.scatter.inflight, fpga0.fpga.pe[1].core.offchip.scatter.ot_count, fpga0.fpga.pe[1].core.offchip.scatter.up_active);
+        $display("  PE 2: mode %0d superstep %0d, barriers counted %0d, input %0d, kernel input %0d, messages queued %0d, updates queued %0d", fpga1.fpga.pe[0].core.mode, fpga1.fpga.pe[0].core.superstep, fpga1.fpga.pe[0].core.offchip.scatter.barrier_counter.count, fpga1.fpga.pe[0].core.inf_count, fpga1.fpga.pe[0].core.kin_count, fpga1.fpga.pe[0].core.mq_count, fpga1.fpga.pe[0].core.uq_count);
+        $display("        memory words in flight %0d, order FIFO %0d, unpacking %0d", fpga1.fpga.pe[0].core.offchip.scatter.inflight, fpga1.fpga.pe[0].core.offchip.scatter.ot_count, fpga1.fpga.pe[0].core.offchip.scatter.up_active);
+        $display("  PE 3: mode %0d superstep %0d, barriers counted %0d, input %0d, kernel input %0d, messages queued %0d, updates queued %0d", fpga1.fpga.pe[1].core.mode, fpga1.fpga.pe[1].core.superstep, fpga1.fpga.pe[1].core.offchip.scatter.barrier_counter.count, fpga1.fpga.pe[1].core.inf_count, fpga1.fpga.pe[1].core.kin_count, fpga1.fpga.pe[1].core.mq_count, fpga1.fpga.pe[1].core.uq_count);
+        $display("        memory words in flight %0d, order FIFO %0d, unpacking %0d", fpga1.fpga.pe[1].core.offchip.scatter.inflight, fpga1.fpga.pe[1].core.offchip.scatter.ot_count, fpga1.fpga.pe[1].core.offchip.scatter.up_active);
         $fatal(1, "watchdog");
     end
     $readmemh("tb/pe0_expected.hex", expected);

@@ -4,13 +4,16 @@
 // runs until every PE has terminated, compares every final vertex state
 // with the BSP reference and prints exactly one line:
 //   RESULT PASS cycles=<n> messages=<m>    or    RESULT FAIL <reason>
-// Failures end with $fatal so that the simulator exits non-zero.
+// Failures end with $fatal so that the simulator exits non-zero. Before it,
+// one line SUPERSTEP <s> start=<cycle> as each superstep's first apply
+// sweep begins. Reset is released by the clock, so that every simulator
+// counts the same cycles.
 `timescale 1ns/1ps
 `default_nettype none
 
 module tb_system;
 
-localparam UW = 43;
+localparam IW = 41; // link item
 localparam WATCHDOG = 256280;
 localparam EXPECTED_MESSAGES = 1740;
 
@@ -18,67 +21,60 @@ reg clk = 1'b0;
 reg rst = 1'b1;
 always #2 clk = ~clk;
 
-wire [2*UW-1:0] rx_data0, tx_data0;
-wire [2-1:0] rx_valid0, rx_ready0, tx_valid0, tx_ready0;
+// FPGA 0.
+wire [2*IW-1:0] rx_data0, tx_data0;
+wire [1:0] rx_valid0, rx_ready0, tx_valid0, tx_ready0;
 wire done0;
 wire [31:0] messages0;
-fpga0_top fpga0 (
-    .clk(clk), .rst(rst),
-    .rx_data(rx_data0), .rx_valid(rx_valid0), .rx_ready(rx_ready0),
-    .tx_data(tx_data0), .tx_valid(tx_valid0), .tx_ready(tx_ready0),
-    .done(done0), .messages(messages0)
+fpga_top #(.FPGA(0)) fpga0 (
+    .clk(clk), .rst(rst), .rx_data(rx_data0), .rx_valid(rx_valid0), .rx_ready(rx_ready0), .tx_data(tx_data0),
+    .tx_valid(tx_valid0), .tx_ready(tx_ready0), .done(done0), .messages(messages0)
 );
 
-wire [2*UW-1:0] rx_data1, tx_data1;
-wire [2-1:0] rx_valid1, rx_ready1, tx_valid1, tx_ready1;
+// FPGA 1.
+wire [2*IW-1:0] rx_data1, tx_data1;
+wire [1:0] rx_valid1, rx_ready1, tx_valid1, tx_ready1;
 wire done1;
 wire [31:0] messages1;
-fpga1_top fpga1 (
-    .clk(clk), .rst(rst),
-    .rx_data(rx_data1), .rx_valid(rx_valid1), .rx_ready(rx_ready1),
-    .tx_data(tx_data1), .tx_valid(tx_valid1), .tx_ready(tx_ready1),
-    .done(done1), .messages(messages1)
+fpga_top #(.FPGA(1)) fpga1 (
+    .clk(clk), .rst(rst), .rx_data(rx_data1), .rx_valid(rx_valid1), .rx_ready(rx_ready1), .tx_data(tx_data1),
+    .tx_valid(tx_valid1), .tx_ready(tx_ready1), .done(done1), .messages(messages1)
 );
 
-wire [2*UW-1:0] rx_data2, tx_data2;
-wire [2-1:0] rx_valid2, rx_ready2, tx_valid2, tx_ready2;
+// FPGA 2.
+wire [2*IW-1:0] rx_data2, tx_data2;
+wire [1:0] rx_valid2, rx_ready2, tx_valid2, tx_ready2;
 wire done2;
 wire [31:0] messages2;
-fpga2_top fpga2 (
-    .clk(clk), .rst(rst),
-    .rx_data(rx_data2), .rx_valid(rx_valid2), .rx_ready(rx_ready2),
-    .tx_data(tx_data2), .tx_valid(tx_valid2), .tx_ready(tx_ready2),
-    .done(done2), .messages(messages2)
+fpga_top #(.FPGA(2)) fpga2 (
+    .clk(clk), .rst(rst), .rx_data(rx_data2), .rx_valid(rx_valid2), .rx_ready(rx_ready2), .tx_data(tx_data2),
+    .tx_valid(tx_valid2), .tx_ready(tx_ready2), .done(done2), .messages(messages2)
 );
-gravf_link_model #(.WIDTH(UW), .LATENCY(188)) link_0_1 (
-    .clk(clk), .rst(rst),
-    .in_data(tx_data0[0*UW +: UW]), .in_valid(tx_valid0[0]), .in_ready(tx_ready0[0]),
-    .out_data(rx_data1[0*UW +: UW]), .out_valid(rx_valid1[0]), .out_ready(rx_ready1[0])
+
+// Links: 188 cycles one way (the board's latency).
+gravf_link_model #(.WIDTH(IW), .LATENCY(188)) link_0_1 (
+    .clk(clk), .rst(rst), .in_data(tx_data0[0*IW +: IW]), .in_valid(tx_valid0[0]), .in_ready(tx_ready0[0]),
+    .out_data(rx_data1[0*IW +: IW]), .out_valid(rx_valid1[0]), .out_ready(rx_ready1[0])
 );
-gravf_link_model #(.WIDTH(UW), .LATENCY(188)) link_0_2 (
-    .clk(clk), .rst(rst),
-    .in_data(tx_data0[1*UW +: UW]), .in_valid(tx_valid0[1]), .in_ready(tx_ready0[1]),
-    .out_data(rx_data2[0*UW +: UW]), .out_valid(rx_valid2[0]), .out_ready(rx_ready2[0])
+gravf_link_model #(.WIDTH(IW), .LATENCY(188)) link_0_2 (
+    .clk(clk), .rst(rst), .in_data(tx_data0[1*IW +: IW]), .in_valid(tx_valid0[1]), .in_ready(tx_ready0[1]),
+    .out_data(rx_data2[0*IW +: IW]), .out_valid(rx_valid2[0]), .out_ready(rx_ready2[0])
 );
-gravf_link_model #(.WIDTH(UW), .LATENCY(188)) link_1_0 (
-    .clk(clk), .rst(rst),
-    .in_data(tx_data1[0*UW +: UW]), .in_valid(tx_valid1[0]), .in_ready(tx_ready1[0]),
-    .out_data(rx_data0[0*UW +: UW]), .out_valid(rx_valid0[0]), .out_ready(rx_ready0[0])
+gravf_link_model #(.WIDTH(IW), .LATENCY(188)) link_1_0 (
+    .clk(clk), .rst(rst), .in_data(tx_data1[0*IW +: IW]), .in_valid(tx_valid1[0]), .in_ready(tx_ready1[0]),
+    .out_data(rx_data0[0*IW +: IW]), .out_valid(rx_valid0[0]), .out_ready(rx_ready0[0])
 );
-gravf_link_model #(.WIDTH(UW), .LATENCY(188)) link_1_2 (
-    .clk(clk), .rst(rst),
-    .in_data(tx_data1[1*UW +: UW]), .in_valid(tx_valid1[1]), .in_ready(tx_ready1[1]),
-    .out_data(rx_data2[1*UW +: UW]), .out_valid(rx_valid2[1]), .out_ready(rx_ready2[1])
+gravf_link_model #(.WIDTH(IW), .LATENCY(188)) link_1_2 (
+    .clk(clk), .rst(rst), .in_data(tx_data1[1*IW +: IW]), .in_valid(tx_valid1[1]), .in_ready(tx_ready1[1]),
+    .out_data(rx_data2[1*IW +: IW]), .out_valid(rx_valid2[1]), .out_ready(rx_ready2[1])
 );
-gravf_link_model #(.WIDTH(UW), .LATENCY(188)) link_2_0 (
-    .clk(clk), .rst(rst),
-    .in_data(tx_data2[0*UW +: UW]), .in_valid(tx_valid2[0]), .in_ready(tx_ready2[0]),
-    .out_data(rx_data0[1*UW +: UW]), .out_valid(rx_valid0[1]), .out_ready(rx_ready0[1])
+gravf_link_model #(.WIDTH(IW), .LATENCY(188)) link_2_0 (
+    .clk(clk), .rst(rst), .in_data(tx_data2[0*IW +: IW]), .in_valid(tx_valid2[0]), .in_ready(tx_ready2[0]),
+    .out_data(rx_data0[1*IW +: IW]), .out_valid(rx_valid0[1]), .out_ready(rx_ready0[1])
 );
-gravf_link_model #(.WIDTH(UW), .LATENCY(188)) link_2_1 (
-    .clk(clk), .rst(rst),
-    .in_data(tx_data2[1*UW +: UW]), .in_valid(tx_valid2[1]), .in_ready(tx_ready2[1]),
-    .out_data(rx_data1[1*UW +: UW]), .out_valid(rx_valid1[1]), .out_ready(rx_ready1[1])
+gravf_link_model #(.WIDTH(IW), .LATENCY(188)) link_2_1 (
+    .clk(clk), .rst(rst), .in_data(tx_data2[1*IW +: IW]), .in_valid(tx_valid2[1]), .in_ready(tx_ready2[1]),
+    .out_data(rx_data1[1*IW +: IW]), .out_valid(rx_valid1[1]), .out_ready(rx_ready1[1])
 );
 
 wire all_done = done0 && done1 && done2;
@@ -138,14 +134,16 @@ task check_pe;
         end
     end
 endtask
+
+// state_of reads the state RAMs hierarchically.
 function [63:0] state_of;
     input integer pe;
     input integer i;
     begin
         case (pe)
-        0: state_of = fpga0.pe0.state_ram.mem[i];
-        1: state_of = fpga1.pe0.state_ram.mem[i];
-        2: state_of = fpga2.pe0.state_ram.mem[i];
+        0: state_of = fpga0.fpga.pe[0].core.state_ram.mem[i];
+        1: state_of = fpga1.fpga.pe[0].core.state_ram.mem[i];
+        2: state_of = fpga2.fpga.pe[0].core.state_ram.mem[i];
         default: state_of = 0;
         endcase
     end
@@ -156,18 +154,18 @@ endfunction
 integer superstep_seen = 0;
 always @(posedge clk) begin
     if (!rst) begin
-        if (fpga0.pe0.superstep > superstep_seen) begin
-            superstep_seen = fpga0.pe0.superstep;
+        if (fpga0.fpga.pe[0].core.superstep > superstep_seen) begin
+            superstep_seen = fpga0.fpga.pe[0].core.superstep;
             $display("SUPERSTEP %0d start=%0d", superstep_seen, cycles - 5);
             $fflush;
         end
-        if (fpga1.pe0.superstep > superstep_seen) begin
-            superstep_seen = fpga1.pe0.superstep;
+        if (fpga1.fpga.pe[0].core.superstep > superstep_seen) begin
+            superstep_seen = fpga1.fpga.pe[0].core.superstep;
             $display("SUPERSTEP %0d start=%0d", superstep_seen, cycles - 5);
             $fflush;
         end
-        if (fpga2.pe0.superstep > superstep_seen) begin
-            superstep_seen = fpga2.pe0.superstep;
+        if (fpga2.fpga.pe[0].core.superstep > superstep_seen) begin
+            superstep_seen = fpga2.fpga.pe[0].core.superstep;
             $display("SUPERSTEP %0d start=%0d", superstep_seen, cycles - 5);
             $fflush;
         end
@@ -179,9 +177,9 @@ initial begin
     while (!all_done && cycles < WATCHDOG) @(posedge clk);
     if (!all_done) begin
         $display("RESULT FAIL watchdog: no termination after %0d cycles", cycles);
-        $display("  PE 0: mode %0d superstep %0d, barriers counted %0d, input %0d, kernel input %0d, messages queued %0d, updates queued %0d", fpga0.pe0.mode, fpga0.pe0.superstep, fpga0.pe0.bc_count, fpga0.pe0.inf_count, fpga0.pe0.kin_count, fpga0.pe0.mq_count, fpga0.pe0.uq_count);
-        $display("  PE 1: mode %0d superstep %0d, barriers counted %0d, input %0d, kernel input %0d, messages queued %0d, updates queued %0d", fpga1.pe0.mode, fpga1.pe0.superstep, fpga1.pe0.bc_count, fpga1.pe0.inf_count, fpga1.pe0.kin_count, fpga1.pe0.mq_count, fpga1.pe0.uq_count);
-        $display("  PE 2: mode %0d superstep %0d, barriers counted %0d, input %0d, kernel input %0d, messages queued %0d, updates queued %0d", fpga2.pe0.mode, fpga2.pe0.superstep, fpga2.pe0.bc_count, fpga2.pe0.inf_count, fpga2.pe0.kin_count, fpga2.pe0.mq_count, fpga2.pe0.uq_count);
+        $display("  PE 0: mode %0d superstep %0d, barriers counted %0d, input %0d, kernel input %0d, messages queued %0d, updates queued %0d", fpga0.fpga.pe[0].core.mode, fpga0.fpga.pe[0].core.superstep, fpga0.fpga.pe[0].core.bram.scatter.barrier_counter.count, fpga0.fpga.pe[0].core.inf_count, fpga0.fpga.pe[0].core.kin_count, fpga0.fpga.pe[0].core.mq_count, fpga0.fpga.pe[0].core.uq_count);
+        $display("  PE 1: mode %0d superstep %0d, barriers counted %0d, input %0d, kernel input %0d, messages queued %0d, updates queued %0d", fpga1.fpga.pe[0].core.mode, fpga1.fpga.pe[0].core.superstep, fpga1.fpga.pe[0].core.bram.scatter.barrier_counter.count, fpga1.fpga.pe[0].core.inf_count, fpga1.fpga.pe[0].core.kin_count, fpga1.fpga.pe[0].core.mq_count, fpga1.fpga.pe[0].core.uq_count);
+        $display("  PE 2: mode %0d superstep %0d, barriers counted %0d, input %0d, kernel input %0d, messages queued %0d, updates queued %0d", fpga2.fpga.pe[0].core.mode, fpga2.fpga.pe[0].core.superstep, fpga2.fpga.pe[0].core.bram.scatter.barrier_counter.count, fpga2.fpga.pe[0].core.inf_count, fpga2.fpga.pe[0].core.kin_count, fpga2.fpga.pe[0].core.mq_count, fpga2.fpga.pe[0].core.uq_count);
         $fatal(1, "watchdog");
     end
     $readmemh("tb/pe0_expected.hex", expected);

@@ -4,13 +4,16 @@
 // runs until every PE has terminated, compares every final vertex state
 // with the BSP reference and prints exactly one line:
 //   RESULT PASS cycles=<n> messages=<m>    or    RESULT FAIL <reason>
-// Failures end with $fatal so that the simulator exits non-zero.
+// Failures end with $fatal so that the simulator exits non-zero. Before it,
+// one line SUPERSTEP <s> start=<cycle> as each superstep's first apply
+// sweep begins. Reset is released by the clock, so that every simulator
+// counts the same cycles.
 `timescale 1ns/1ps
 `default_nettype none
 
 module tb_system;
 
-localparam UW = 42;
+localparam IW = 41; // link item
 localparam WATCHDOG = 154790;
 localparam EXPECTED_MESSAGES = 79;
 
@@ -18,19 +21,10 @@ reg clk = 1'b0;
 reg rst = 1'b1;
 always #2 clk = ~clk;
 
-wire [1*UW-1:0] rx_data0, tx_data0;
-wire [1-1:0] rx_valid0, rx_ready0, tx_valid0, tx_ready0;
+// FPGA 0.
 wire done0;
 wire [31:0] messages0;
-fpga0_top fpga0 (
-    .clk(clk), .rst(rst),
-    .rx_data(rx_data0), .rx_valid(rx_valid0), .rx_ready(rx_ready0),
-    .tx_data(tx_data0), .tx_valid(tx_valid0), .tx_ready(tx_ready0),
-    .done(done0), .messages(messages0)
-);
-assign rx_valid0 = 1'b0;
-assign rx_data0 = {UW{1'b0}};
-assign tx_ready0 = 1'b1;
+fpga_top #(.FPGA(0)) fpga0 (.clk(clk), .rst(rst), .done(done0), .messages(messages0));
 
 wire all_done = done0;
 wire [31:0] total_messages = messages0;
@@ -83,14 +77,16 @@ task check_pe;
         end
     end
 endtask
+
+// state_of reads the state RAMs hierarchically.
 function [32:0] state_of;
     input integer pe;
     input integer i;
     begin
         case (pe)
-        0: state_of = fpga0.pe0.state_ram.mem[i];
-        1: state_of = fpga0.pe1.state_ram.mem[i];
-        2: state_of = fpga0.pe2.state_ram.mem[i];
+        0: state_of = fpga0.fpga.pe[0].core.state_ram.mem[i];
+        1: state_of = fpga0.fpga.pe[1].core.state_ram.mem[i];
+        2: state_of = fpga0.fpga.pe[2].core.state_ram.mem[i];
         default: state_of = 0;
         endcase
     end
@@ -101,18 +97,18 @@ endfunction
 integer superstep_seen = 0;
 always @(posedge clk) begin
     if (!rst) begin
-        if (fpga0.pe0.superstep > superstep_seen) begin
-            superstep_seen = fpga0.pe0.superstep;
+        if (fpga0.fpga.pe[0].core.superstep > superstep_seen) begin
+            superstep_seen = fpga0.fpga.pe[0].core.superstep;
             $display("SUPERSTEP %0d start=%0d", superstep_seen, cycles - 5);
             $fflush;
         end
-        if (fpga0.pe1.superstep > superstep_seen) begin
-            superstep_seen = fpga0.pe1.superstep;
+        if (fpga0.fpga.pe[1].core.superstep > superstep_seen) begin
+            superstep_seen = fpga0.fpga.pe[1].core.superstep;
             $display("SUPERSTEP %0d start=%0d", superstep_seen, cycles - 5);
             $fflush;
         end
-        if (fpga0.pe2.superstep > superstep_seen) begin
-            superstep_seen = fpga0.pe2.superstep;
+        if (fpga0.fpga.pe[2].core.superstep > superstep_seen) begin
+            superstep_seen = fpga0.fpga.pe[2].core.superstep;
             $display("SUPERSTEP %0d start=%0d", superstep_seen, cycles - 5);
             $fflush;
         end
@@ -124,9 +120,9 @@ initial begin
     while (!all_done && cycles < WATCHDOG) @(posedge clk);
     if (!all_done) begin
         $display("RESULT FAIL watchdog: no termination after %0d cycles", cycles);
-        $display("  PE 0: mode %0d superstep %0d, barriers counted %0d, input %0d, kernel input %0d, messages queued %0d, updates queued %0d", fpga0.pe0.mode, fpga0.pe0.superstep, fpga0.pe0.bc_count, fpga0.pe0.inf_count, fpga0.pe0.kin_count, fpga0.pe0.mq_count, fpga0.pe0.uq_count);
-        $display("  PE 1: mode %0d superstep %0d, barriers counted %0d, input %0d, kernel input %0d, messages queued %0d, updates queued %0d", fpga0.pe1.mode, fpga0.pe1.superstep, fpga0.pe1.bc_count, fpga0.pe1.inf_count, fpga0.pe1.kin_count, fpga0.pe1.mq_count, fpga0.pe1.uq_count);
-        $display("  PE 2: mode %0d superstep %0d, barriers counted %0d, input %0d, kernel input %0d, messages queued %0d, updates queued %0d", fpga0.pe2.mode, fpga0.pe2.superstep, fpga0.pe2.bc_count, fpga0.pe2.inf_count, fpga0.pe2.kin_count, fpga0.pe2.mq_count, fpga0.pe2.uq_count);
+        $display("  PE 0: mode %0d superstep %0d, barriers counted %0d, input %0d, kernel input %0d, messages queued %0d, updates queued %0d", fpga0.fpga.pe[0].core.mode, fpga0.fpga.pe[0].core.superstep, fpga0.fpga.pe[0].core.bram.scatter.barrier_counter.count, fpga0.fpga.pe[0].core.inf_count, fpga0.fpga.pe[0].core.kin_count, fpga0.fpga.pe[0].core.mq_count, fpga0.fpga.pe[0].core.uq_count);
+        $display("  PE 1: mode %0d superstep %0d, barriers counted %0d, input %0d, kernel input %0d, messages queued %0d, updates queued %0d", fpga0.fpga.pe[1].core.mode, fpga0.fpga.pe[1].core.superstep, fpga0.fpga.pe[1].core.bram.scatter.barrier_counter.count, fpga0.fpga.pe[1].core.inf_count, fpga0.fpga.pe[1].core.kin_count, fpga0.fpga.pe[1].core.mq_count, fpga0.fpga.pe[1].core.uq_count);
+        $display("  PE 2: mode %0d superstep %0d, barriers counted %0d, input %0d, kernel input %0d, messages queued %0d, updates queued %0d", fpga0.fpga.pe[2].core.mode, fpga0.fpga.pe[2].core.superstep, fpga0.fpga.pe[2].core.bram.scatter.barrier_counter.count, fpga0.fpga.pe[2].core.inf_count, fpga0.fpga.pe[2].core.kin_count, fpga0.fpga.pe[2].core.mq_count, fpga0.fpga.pe[2].core.uq_count);
         $fatal(1, "watchdog");
     end
     $readmemh("tb/pe0_expected.hex", expected);
