@@ -18,6 +18,11 @@ const maxCPE = 1000
 // pointer, so that no key is spelled here.
 func validate(c *tomldoc.Checker, b *Board) {
 	f := &b.FPGA
+	if c.OK(&f.Part) {
+		if err := CheckPart(f.Part); err != nil {
+			c.Errorf(&f.Part, "%v", err)
+		}
+	}
 	oneOf(c, &f.Family, Families)
 	if c.OK(&f.URAM) && f.URAM > 0 && (f.Family == "xc7" || f.Family == "xcu") {
 		c.Errorf(&f.URAM, "must be 0 for family %q: only UltraScale+ (xcup) parts have UltraRAM, got %d", f.Family, f.URAM)

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/renameio/v2"
+	"github.com/gravf-tui/gravf-tui/internal/outfile"
 	"github.com/gravf-tui/gravf-tui/internal/tomldoc"
 )
 
@@ -295,15 +295,16 @@ func (nb *Notebook) Bytes() []byte {
 	return b.Bytes()
 }
 
-// Save writes the notebook to path atomically (a temporary file in the
-// same folder, then a rename) and remembers path.
+// Save writes the notebook to path through outfile (atomically, beside
+// the file a symbolic link names, keeping the file's mode) and remembers
+// path.
 func (nb *Notebook) Save(path string) error {
 	if path == "" {
 		return errors.New("save: no file name")
 	}
 	data := nb.Bytes()
-	if err := renameio.WriteFile(path, data, 0o644); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
+	if err := outfile.WriteFile(path, data, 0o644); err != nil {
+		return fmt.Errorf("save: %w", err)
 	}
 	nb.Path = path
 	nb.dirty = false

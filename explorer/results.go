@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/renameio/v2"
+	"github.com/gravf-tui/gravf-tui/internal/outfile"
 )
 
 // Results beside the notebook: the outputs of the cells that take long
@@ -191,7 +191,7 @@ func keepResult(dir, nbDir string, k Kind, hash string, out Output, saved time.T
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("keeping the %s result: %w", k, err)
 	}
-	if err := renameio.WriteFile(filepath.Join(dir, resultName(k, hash)), append(data, '\n'), 0o644); err != nil {
+	if err := outfile.WriteFile(filepath.Join(dir, resultName(k, hash)), append(data, '\n'), 0o644); err != nil {
 		return fmt.Errorf("keeping the %s result: %w", k, err)
 	}
 	return prune(dir, k)

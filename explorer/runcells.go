@@ -135,6 +135,9 @@ func (e *evaluator) simulate(in *Simulate) (Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := CheckBuildable(d.Platform, d.Kernel, d.Graph, cfg); err != nil {
+		return nil, err
+	}
 	steps, err := e.supersteps(d)
 	if err != nil {
 		return nil, err
@@ -158,6 +161,10 @@ func (e *evaluator) simulate(in *Simulate) (Output, error) {
 	res, err := sim.Run(e.ctx, setup)
 	if err2 := finish(res, err); err == nil {
 		err = err2
+	}
+	var stop *sim.StopError
+	if errors.As(err, &stop) && tracePath != "" && res != nil {
+		err = fmt.Errorf("%w; the trace so far is in %s (marked partial)", err, tracePath)
 	}
 	if err != nil {
 		return nil, err
@@ -205,6 +212,9 @@ func (o *TraceOutput) Text() string {
 	fmt.Fprintf(&b, "%s: %s on %s, %s, %d FPGAs x %d PEs, %s detail; %d samples of %d cycles\n",
 		filepath.Base(o.File), m.Kernel, m.Board, m.Graph, m.FPGAs, m.PEs, m.Detail, o.Samples, m.Interval)
 	fmt.Fprintf(&b, "  %d cycles, %d messages in %d supersteps, %s\n", s.Cycles, s.Messages, s.Supersteps, TEPS(s.TEPS))
+	if s.Stopped != "" {
+		fmt.Fprintf(&b, "  partial: the run stopped early (%s)\n", s.Stopped)
+	}
 	if o.Superstep < len(o.Supersteps) {
 		st := o.Supersteps[o.Superstep]
 		fmt.Fprintf(&b, "  superstep %d: cycles %d..%d, %d active, %d messages\n", st.Index, st.Start, st.End(), st.Active, st.Messages)
@@ -301,6 +311,9 @@ func (e *evaluator) export(in *Export) (Output, error) {
 	if d.Options.PE != model.PEGenerated {
 		return nil, &FieldError{Kind: KindPlatform, Key: "pe", Msg: "the generator builds the generated PE",
 			Err: fmt.Errorf("pe %s: the generator builds the generated PE; set pe = \"generated\" in the platform cell", d.Options.PE)}
+	}
+	if err := CheckBuildable(d.Platform, d.Kernel, d.Graph, cfg); err != nil {
+		return nil, err
 	}
 	pin := e.partitionInput()
 	dir := e.resolve(in.Out)

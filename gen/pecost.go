@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/google/renameio/v2"
+	"github.com/gravf-tui/gravf-tui/internal/outfile"
 	"github.com/gravf-tui/gravf-tui/kernel"
 )
 
@@ -52,5 +52,5 @@ func SavePECost(board, kernelName string, v int, c kernel.PECost) (string, error
 	if err != nil {
 		return "", err
 	}
-	return f, renameio.WriteFile(f, js, 0o644)
+	return f, outfile.WriteFile(f, js, 0o644)
 }

@@ -46,6 +46,9 @@ func detectFormat(name string, head []byte, complete bool) (Format, error) {
 	if len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b {
 		return FormatAuto, fmt.Errorf("%s: the file is gzip-compressed; decompress it first", name)
 	}
+	if i := bytes.IndexByte(head, 0); i >= 0 {
+		return FormatAuto, fmt.Errorf("%s: binary data (a NUL byte at offset %d): not a graph in a text format", name, i)
+	}
 	if !complete {
 		// Drop the last line, which the head may cut short. A head without
 		// any line end is one long first line: keep it for its prefix.

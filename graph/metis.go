@@ -30,8 +30,26 @@ func metisAssign(ctx context.Context, g *Graph, p *Partition, opt PartitionOptio
 		if err := runGPMetis(ctx, g, nF, opt, fpga); err != nil {
 			return err
 		}
+		if empty := emptyParts(fpga, nF); empty > 0 {
+			return optionErrorf("metis partitioning: gpmetis left %d of %d FPGAs without a vertex (%d vertices); use fewer FPGAs or another partitioner", empty, nF, n)
+		}
 	}
 	return greedyAssign(ctx, g, p.PE, fpga, nF, p.PEs, nil)
+}
+
+// emptyParts counts the parts in 0..n-1 that no vertex was given.
+func emptyParts(part []int32, n int) int {
+	used := make([]bool, n)
+	for _, f := range part {
+		used[f] = true
+	}
+	empty := 0
+	for _, u := range used {
+		if !u {
+			empty++
+		}
+	}
+	return empty
 }
 
 // runGPMetis writes g for gpmetis, runs it and reads the FPGA of every

@@ -144,6 +144,9 @@ func NewPartition(ctx context.Context, g *Graph, opt PartitionOptions) (*Partiti
 	}
 	p := &Partition{FPGAs: opt.FPGAs, PEs: opt.PEs, Method: method}
 	n := g.NumVertices()
+	if n > 0 && opt.FPGAs > n {
+		return nil, optionErrorf("partition: %d FPGAs for %d vertices: %d FPGAs would hold no vertex; use at most %d", opt.FPGAs, n, opt.FPGAs-n, n)
+	}
 	p.PE = make([]uint16, n)
 	switch method {
 	case Robin:
@@ -175,19 +178,29 @@ func NewPartition(ctx context.Context, g *Graph, opt PartitionOptions) (*Partiti
 	return p, nil
 }
 
+// OptionError is an error in what a partition was asked for (sizes that
+// cannot work), as opposed to a failure of gpmetis or a cancellation.
+type OptionError struct{ Msg string }
+
+func (e *OptionError) Error() string { return e.Msg }
+
+func optionErrorf(format string, args ...any) error {
+	return &OptionError{fmt.Sprintf(format, args...)}
+}
+
 // validate checks the system size before any work is done.
 func (opt PartitionOptions) validate() error {
 	if opt.FPGAs < 1 {
-		return fmt.Errorf("partition: need at least 1 FPGA, got %d", opt.FPGAs)
+		return optionErrorf("partition: need at least 1 FPGA, got %d", opt.FPGAs)
 	}
 	if opt.PEs < 1 {
-		return fmt.Errorf("partition: need at least 1 PE per FPGA, got %d", opt.PEs)
+		return optionErrorf("partition: need at least 1 PE per FPGA, got %d", opt.PEs)
 	}
 	if opt.FPGAs > MaxPEs || opt.PEs > MaxPEs || opt.FPGAs*opt.PEs > MaxPEs {
-		return fmt.Errorf("partition: %d FPGAs x %d PEs exceed the limit of %d PEs in total", opt.FPGAs, opt.PEs, MaxPEs)
+		return optionErrorf("partition: %d FPGAs x %d PEs exceed the limit of %d PEs in total", opt.FPGAs, opt.PEs, MaxPEs)
 	}
 	if opt.UFactor < 0 {
-		return fmt.Errorf("partition: ufactor must be >= 0, got %d", opt.UFactor)
+		return optionErrorf("partition: ufactor must be >= 0, got %d", opt.UFactor)
 	}
 	return nil
 }

@@ -293,7 +293,7 @@ func TestPartitionDefaultMethodIsGreedy(t *testing.T) {
 }
 
 func TestPartitionOptionsRejected(t *testing.T) {
-	g := ptGraph(t, 3, false, [][2]uint32{{0, 1}})
+	g := ptGraph(t, 5, false, [][2]uint32{{0, 1}})
 	tests := []struct {
 		name string
 		opt  graph.PartitionOptions
@@ -305,6 +305,7 @@ func TestPartitionOptionsRejected(t *testing.T) {
 		{"overflowing product", graph.PartitionOptions{FPGAs: 1 << 40, PEs: 1 << 40}, "exceed the limit of 65535 PEs"},
 		{"negative ufactor", graph.PartitionOptions{FPGAs: 2, PEs: 1, Method: graph.METIS, UFactor: -1}, "ufactor must be >= 0"},
 		{"unknown method", graph.PartitionOptions{FPGAs: 1, PEs: 1, Method: "spectral"}, `unknown method "spectral"`},
+		{"more FPGAs than vertices", graph.PartitionOptions{FPGAs: 100, PEs: 1, Method: graph.Greedy}, "100 FPGAs for 5 vertices: 95 FPGAs would hold no vertex"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -502,12 +503,13 @@ func ptFakeGPMetis(t *testing.T, body string) string {
 func TestMETISWithFakeTool(t *testing.T) {
 	ctx := context.Background()
 	out := t.TempDir()
-	// Records its arguments and input, and puts vertex v on FPGA v mod 2.
+	// Records its arguments and input, and puts vertex v on FPGA v mod
+	// the number of parts.
 	fake := ptFakeGPMetis(t, `echo "$@" > `+out+`/args
 cp "$3" `+out+`/input
 n=$(head -n 1 "$3" | cut -d' ' -f1)
 i=0
-while [ $i -lt $n ]; do echo $((i % 2)); i=$((i + 1)); done > "$3.part.$4"
+while [ $i -lt $n ]; do echo $((i % $4)); i=$((i + 1)); done > "$3.part.$4"
 `)
 	// Directed: 0->1, 1->0 (one edge of weight 2), 0->2, 3->2; vertex 4 is
 	// isolated.

@@ -29,7 +29,11 @@ func LoadContext(ctx context.Context, spec string, opt ReadOptions, progress fun
 	if s.IsFile() {
 		return loadFile(s, opt, w)
 	}
-	return generate(genSpecFor(s.Gen, opt), w)
+	g := genSpecFor(s.Gen, opt)
+	if err := checkGenMemory(g); err != nil {
+		return nil, err
+	}
+	return generate(g, w)
 }
 
 // watch reports a load's progress and notices cancellation. A nil watch

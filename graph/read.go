@@ -213,10 +213,17 @@ func (lr *lineReader) next() ([]byte, bool) {
 	if errors.Is(err, bufio.ErrBufferFull) {
 		lr.long = append(lr.long[:0], line...)
 		for errors.Is(err, bufio.ErrBufferFull) {
+			if bytes.IndexByte(line, 0) >= 0 {
+				break // binary data (a device such as /dev/zero): no line end may ever come
+			}
 			line, err = lr.r.ReadSlice('\n')
 			lr.long = append(lr.long, line...)
 		}
 		line = lr.long
+	}
+	if bytes.IndexByte(line, 0) >= 0 {
+		lr.bad = lr.errorAt(lr.n+1, "binary data (a NUL byte): not a graph in a text format")
+		return nil, false
 	}
 	if err != nil && !errors.Is(err, io.EOF) {
 		lr.err = err

@@ -7,14 +7,14 @@ import (
 
 // mtxHeader is what the banner of a Matrix Market file says.
 type mtxHeader struct {
-	field     string // pattern, integer, real (double), complex
+	field     string // pattern, integer, real (double); complex is refused
 	symmetric bool   // symmetric, skew-symmetric or hermitian: only the lower triangle is stored
 }
 
 // shape describes the entries of the matrix for error messages.
 func (h mtxHeader) shape(valueFields int) string {
 	return fmt.Sprintf("%s entries have %d (%s)", h.field, 2+valueFields,
-		[]string{"row column", "row column value", "row column real imaginary"}[valueFields])
+		[]string{"row column", "row column value"}[valueFields])
 }
 
 // readMTX reads a Matrix Market coordinate file: the %%MatrixMarket banner,
@@ -60,15 +60,16 @@ func readMTX(lr *lineReader, opt ReadOptions) (*Graph, error) {
 		return nil, lr.errorf("Matrix Market format %q is unknown (expected coordinate)", words[1])
 	}
 	switch words[2] {
-	case "pattern", "integer", "real", "complex":
+	case "pattern", "integer", "real":
 		h.field = words[2]
 	case "double":
 		h.field = "real"
+	case "complex":
+		// A complex matrix is not a graph: its values cannot be weights, and
+		// reading only its structure would pass it off as one silently.
+		return nil, lr.errorf("Matrix Market field complex is not supported: complex values are not edge weights (convert the file to pattern, integer or real)")
 	default:
-		return nil, lr.errorf("Matrix Market field %q is unknown (expected pattern, integer, real or complex)", words[2])
-	}
-	if h.field == "complex" && opt.Weighted {
-		return nil, lr.errorf("complex values cannot be edge weights; read the file without weights")
+		return nil, lr.errorf("Matrix Market field %q is unknown (expected pattern, integer or real)", words[2])
 	}
 	switch words[3] {
 	case "general":
@@ -77,7 +78,7 @@ func readMTX(lr *lineReader, opt ReadOptions) (*Graph, error) {
 	default:
 		return nil, lr.errorf("Matrix Market symmetry %q is unknown (expected general, symmetric, skew-symmetric or hermitian)", words[3])
 	}
-	valueFields := map[string]int{"pattern": 0, "integer": 1, "real": 1, "complex": 2}[h.field]
+	valueFields := map[string]int{"pattern": 0, "integer": 1, "real": 1}[h.field]
 
 	// The size line is the first line that is neither a comment nor blank.
 	for {

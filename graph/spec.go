@@ -254,12 +254,17 @@ func (s GenSpec) Validate() error {
 // those options applied, so it still reproduces the graph. Generators are
 // seeded by the spec's seed only (opt.Seed and opt.Format are for files).
 // Any other spec is a file path and goes to ReadFile with opt unchanged.
+// A graph that would need more memory than the process may use
+// (internal/membudget) fails before anything is allocated.
 func Load(spec string, opt ReadOptions) (*Graph, error) {
 	return LoadContext(context.Background(), spec, opt, nil)
 }
 
 // loadFile reads the file of a file spec.
 func loadFile(s Spec, opt ReadOptions, w *watch) (*Graph, error) {
+	if err := checkFileMemory(s.File); err != nil {
+		return nil, err
+	}
 	g, err := readFile(s.File, opt, w)
 	if err != nil && errors.Is(err, fs.ErrNotExist) && looksLikeGenSpec(s.File) {
 		return nil, fmt.Errorf("%w (not a generator either: known kinds are %s)", err, joinKeys(GenKinds))

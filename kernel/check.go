@@ -169,6 +169,9 @@ type checker struct {
 	nv     uint64
 	locals map[string]int
 	ltypes []Type
+	// failed holds the locals whose definition had an error: using them
+	// is not reported again.
+	failed map[string]bool
 	errs   ErrorList
 }
 
@@ -177,12 +180,19 @@ func (k *checker) errorf(p Pos, format string, args ...any) {
 }
 
 func checkProgram(s *Spec, c *Checked, p *Program, nv uint64) (*CheckedProgram, ErrorList) {
-	k := &checker{s: s, c: c, prog: p.Name, nv: nv, locals: map[string]int{}}
+	k := &checker{s: s, c: c, prog: p.Name, nv: nv, locals: map[string]int{}, failed: map[string]bool{}}
 	cp := &CheckedProgram{Name: p.Name}
 	assigned := map[string]Pos{}
 	for _, st := range p.Stmts {
 		v := k.expr(st.Value)
 		if v == nil {
+			// The error is reported; count the statement as written, so
+			// that no follow-up error says it is missing.
+			if st.Let {
+				k.failed[st.Target] = true
+			} else if _, dup := assigned[st.Target]; !dup {
+				assigned[st.Target] = st.Pos
+			}
 			continue
 		}
 		out := Stmt{Pos: st.Pos, Let: st.Let, Target: st.Target}
@@ -637,6 +647,9 @@ func (k *checker) ident(n *Node) *Node {
 	}
 	if i, ok := k.locals[name]; ok {
 		return ref(RefLocal, i, k.ltypes[i])
+	}
+	if k.failed[name] {
+		return nil // its definition's error is reported
 	}
 	if p, ok := k.c.Params[name]; ok {
 		return &Node{Op: OpConst, Type: p.Type, Const: p.Bits, Name: name, Pos: n.Pos}

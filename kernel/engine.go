@@ -13,8 +13,8 @@ import (
 // RunOptions controls the BSP reference engine.
 type RunOptions struct {
 	// MaxSupersteps stops a run that has not converged; 0 means
-	// max(1000, V+2), enough for any monotone kernel (BFS, WCC, SSSP on
-	// a line of V vertices needs V supersteps).
+	// DefaultMaxSupersteps. Reaching it is an error (*LimitError), returned
+	// with the partial result.
 	MaxSupersteps int
 	// Progress, when set, is called after every superstep.
 	Progress func(s Superstep)
@@ -23,6 +23,24 @@ type RunOptions struct {
 	// reused: copy what you keep). Timing models hang their per-superstep
 	// accounting on it.
 	Senders func(superstep int, senders []uint32)
+}
+
+// DefaultMaxSupersteps is the superstep limit of a run that sets none:
+// max(1000, V+2), enough for any monotone kernel (BFS, WCC, SSSP on a line
+// of V vertices needs V+1 supersteps), so that only a kernel that never
+// stops sending reaches it. The reference engine, both simulators and the
+// notebooks share it.
+func DefaultMaxSupersteps(vertices int) int { return max(1000, vertices+2) }
+
+// LimitError is the error of a run that reached its superstep limit before
+// the kernel converged (some vertex still sent an update in the last
+// superstep allowed). The run's partial result comes with it.
+type LimitError struct {
+	Limit int
+}
+
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("the kernel did not converge within the superstep limit of %d (vertices still send updates in superstep %d)", e.Limit, e.Limit-1)
 }
 
 // Superstep is what one superstep did.
@@ -47,7 +65,8 @@ type Result struct {
 	Supersteps []Superstep
 	// Messages is the total of traversed edges, the numerator of TEPS.
 	Messages int64
-	// Converged is false when the run stopped at MaxSupersteps.
+	// Converged is false when the run stopped at MaxSupersteps (Run then
+	// returns a *LimitError too).
 	Converged bool
 }
 
@@ -82,7 +101,8 @@ func EdgeData(k *Kernel, g *graph.Graph) error {
 // every vertex (superstep = s), and the updates it issues are scattered
 // along every out-edge and gathered at the destinations (superstep = s+1,
 // the superstep that receives them). The run ends after the first
-// superstep in which no vertex sends.
+// superstep in which no vertex sends; a run that reaches
+// opt.MaxSupersteps first returns its partial result with a *LimitError.
 //
 // Senders are processed in ascending id order and their edges in adjacency
 // order, which fixes the summation order of f32 kernels.
@@ -105,7 +125,7 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 	res := &Result{Kernel: k, Graph: g, Fields: len(k.Checked.VertexT), States: make([]uint64, n*len(k.Checked.VertexT))}
 	maxSteps := opt.MaxSupersteps
 	if maxSteps <= 0 {
-		maxSteps = max(1000, n+2)
+		maxSteps = DefaultMaxSupersteps(n)
 	}
 	e := newEngine(k, g)
 	e.parallel(func(w *worker) { w.init(e) })
@@ -146,7 +166,7 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 		}
 	}
 	e.states(res.States)
-	return res, nil
+	return res, &LimitError{Limit: maxSteps}
 }
 
 // WriteTSV writes the final states as the `ref` command prints them: a

@@ -319,9 +319,53 @@ func (w *Workload) remoteTargets(n int) float64 {
 	return w.spread(n) * float64(n-1) / float64(n) / float64(w.Vertices)
 }
 
+// CheckDesign is the one check that a design point can be built on the
+// platform: at least one and at most MaxFPGAs FPGAs, at most MaxPEs PEs per
+// FPGA, the vertex state and update queue (and edges in BRAM) in the
+// on-chip memory, the edges and the edge index in the edge memory. The
+// model (Evaluate), and the command line and the notebooks before they
+// simulate or export, all call it; capacity problems wrap ErrCapacity.
+func CheckDesign(p *Platform, w *Workload, c Config) error {
+	if err := p.checkCounts(c); err != nil {
+		return err
+	}
+	c = c.withDefaults()
+	if cp := p.capacity(w, c, p.wireSizes(w, c)); !cp.Fits {
+		return fmt.Errorf("%w: %s", ErrCapacity, cp.Problem)
+	}
+	return nil
+}
+
+// checkCounts checks the numbers of FPGAs and PEs.
+func (p *Platform) checkCounts(c Config) error {
+	if c.FPGAs < 1 || c.PEs < 1 {
+		return fmt.Errorf("need at least 1 FPGA and 1 PE, got %d x %d", c.FPGAs, c.PEs)
+	}
+	if p.MaxFPGAs > 0 && c.FPGAs > p.MaxFPGAs {
+		return fmt.Errorf("%d FPGAs requested; %s has %d", c.FPGAs, p.Name, p.MaxFPGAs)
+	}
+	if p.MaxPEs > 0 && c.PEs > p.MaxPEs {
+		return fmt.Errorf("%d PEs per FPGA requested; at most %d fit (%s)", c.PEs, p.MaxPEs, p.MaxPEsReason)
+	}
+	return nil
+}
+
+// withDefaults fills the architecture (GraVF-M) and the edge memory
+// (off-chip) when unset.
+func (c Config) withDefaults() Config {
+	if c.Arch == "" {
+		c.Arch = GraVFM
+	}
+	if c.Mem == "" {
+		c.Mem = OffChip
+	}
+	return c
+}
+
 // Evaluate computes every limit for one configuration. It fails for an
 // impossible configuration (no FPGAs, more PEs than fit, more FPGAs than
-// the platform has) and, with ErrCapacity, when the data does not fit.
+// the platform has) and, with ErrCapacity, when the data does not fit
+// (CheckDesign); the result is filled in then too.
 func Evaluate(p *Platform, w *Workload, c Config) (Result, error) { return evaluate(p, w, c, true) }
 
 // EvaluateLimits is Evaluate without the words of Result.Reasons (nil):
@@ -332,21 +376,10 @@ func EvaluateLimits(p *Platform, w *Workload, c Config) (Result, error) {
 }
 
 func evaluate(p *Platform, w *Workload, c Config, reasons bool) (Result, error) {
-	if c.FPGAs < 1 || c.PEs < 1 {
-		return Result{}, fmt.Errorf("need at least 1 FPGA and 1 PE, got %d x %d", c.FPGAs, c.PEs)
+	if err := p.checkCounts(c); err != nil {
+		return Result{}, err
 	}
-	if p.MaxFPGAs > 0 && c.FPGAs > p.MaxFPGAs {
-		return Result{}, fmt.Errorf("%d FPGAs requested; %s has %d", c.FPGAs, p.Name, p.MaxFPGAs)
-	}
-	if p.MaxPEs > 0 && c.PEs > p.MaxPEs {
-		return Result{}, fmt.Errorf("%d PEs per FPGA requested; at most %d fit (%s)", c.PEs, p.MaxPEs, p.MaxPEsReason)
-	}
-	if c.Arch == "" {
-		c.Arch = GraVFM
-	}
-	if c.Mem == "" {
-		c.Mem = OffChip
-	}
+	c = c.withDefaults()
 	r := Result{Config: c, FPGAs: c.FPGAs, PEs: c.PEs, Arch: c.Arch, Mem: c.Mem, Packing: c.Packing,
 		Filter: c.Filter && c.Arch == GraVFM, CPE: w.CPE, CPESource: w.CPESource}
 	if reasons {

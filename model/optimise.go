@@ -83,7 +83,10 @@ func Optimise(p *Platform, w *Workload, base Config) (Choice, error) {
 			r, _ := EvaluateLimits(p, w, c)
 			need = r.Capacity.MinFPGAs
 		}
-		if need > hiF {
+		switch {
+		case need > hiF && base.FPGAs > 0: // the user fixed nF
+			return ch, fmt.Errorf("%w: the graph needs at least %d FPGAs of %s, %d requested", ErrCapacity, need, p.Name, base.FPGAs)
+		case need > hiF:
 			return ch, fmt.Errorf("%w: the graph needs at least %d FPGAs of %s; the platform has %d", ErrCapacity, need, p.Name, p.MaxFPGAs)
 		}
 		return ch, firstErr

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gravf-tui/gravf-tui/internal/outfile"
 	"github.com/gravf-tui/gravf-tui/kernel"
 )
 
@@ -71,9 +72,16 @@ func CopyKernel(name, dir string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(filepath.Clean(dir)), 0o755); err != nil {
 		return fmt.Errorf("copy kernel %s: %w", name, err)
 	}
+	// The folder is written beside dir and renamed into place, so that a
+	// failure leaves no half-copied kernel (internal/outfile).
+	out, err := outfile.CreateDir(dir)
+	if err != nil {
+		return fmt.Errorf("copy kernel %s: %w", name, err)
+	}
+	defer out.Discard()
 	for _, e := range ents {
 		if e.IsDir() {
 			continue
@@ -82,9 +90,12 @@ func CopyKernel(name, dir string) error {
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(dir, e.Name()), data, 0o644); err != nil {
+		if err := out.WriteFile(e.Name(), data, 0o644); err != nil {
 			return fmt.Errorf("copy kernel %s: %w", name, err)
 		}
+	}
+	if err := out.Commit(false); err != nil {
+		return fmt.Errorf("copy kernel %s: %w", name, err)
 	}
 	return nil
 }

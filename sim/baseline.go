@@ -81,10 +81,11 @@ func newBaseline(s *Setup, p Params) *baseline {
 
 func (b *baseline) run(ctx context.Context) error {
 	stallLimit := int64(200000 + 20*(b.p.LinkLatency+b.p.MemLatency))
+	maxSteps := b.s.maxSupersteps()
 	for {
 		if b.now&0xFFFF == 0 {
 			if err := ctx.Err(); err != nil {
-				return err
+				return b.stop(StopInterrupted, 0, err)
 			}
 			if b.s.Progress != nil {
 				b.s.Progress(Progress{Cycle: b.now, Superstep: len(b.steps) - 1})
@@ -130,7 +131,10 @@ func (b *baseline) run(ctx context.Context) error {
 			return b.deadlock()
 		}
 		if b.s.MaxCycles > 0 && b.now >= b.s.MaxCycles {
-			return fmt.Errorf("stopped at the cycle limit %d in superstep %d", b.s.MaxCycles, len(b.steps)-1)
+			return b.stop(StopCycleLimit, b.s.MaxCycles, nil)
+		}
+		if len(b.steps) > maxSteps {
+			return b.stop(StopSuperstepLimit, int64(maxSteps), nil)
 		}
 	}
 }

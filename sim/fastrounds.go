@@ -2,7 +2,7 @@ package sim
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"math"
 	"slices"
 
@@ -132,7 +132,7 @@ func runReference(ctx context.Context, s *Setup, step func(r int, senders []uint
 			case rounds <- round{r, slices.Clone(senders)}:
 			case <-ctx.Done():
 			}
-		}})
+		}, MaxSupersteps: s.maxSupersteps()})
 		close(rounds)
 		done <- outcome{ref, err}
 	}()
@@ -145,16 +145,24 @@ func runReference(ctx context.Context, s *Setup, step func(r int, senders []uint
 		}
 	}
 	out := <-done
+	var le *kernel.LimitError
 	switch {
 	case stepErr != nil:
 		return nil, stepErr
+	case errors.As(out.err, &le):
+		// Stopped at the superstep limit: deliver what the last superstep
+		// sent, with no senders after it, and return the partial result
+		// with the limit error.
+		if err := step(le.Limit, nil); err != nil {
+			return nil, err
+		}
 	case out.err != nil:
 		return nil, out.err
 	}
 	if err := finish(); err != nil {
 		return nil, err
 	}
-	return out.ref, nil
+	return out.ref, out.err
 }
 
 // allDone reports whether every PE has terminated.
@@ -166,14 +174,14 @@ func (fr *fastRounds) allDone() bool { return fr.finished == len(fr.part.Members
 func (fr *fastRounds) check(ctx context.Context, s *Setup, iter int, now int64) error {
 	if iter&0xFFFF == 0 {
 		if err := ctx.Err(); err != nil {
-			return err
+			return &StopError{Reason: StopInterrupted, Cycle: now, Superstep: len(fr.starts) - 1, Err: err}
 		}
 		if s.Progress != nil {
 			s.Progress(Progress{Cycle: now, Superstep: len(fr.starts) - 1})
 		}
 	}
 	if s.MaxCycles > 0 && now >= s.MaxCycles {
-		return fmt.Errorf("stopped at the cycle limit %d in superstep %d", s.MaxCycles, len(fr.starts)-1)
+		return &StopError{Reason: StopCycleLimit, Limit: s.MaxCycles, Cycle: now, Superstep: len(fr.starts) - 1}
 	}
 	return nil
 }

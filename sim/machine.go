@@ -194,11 +194,11 @@ func newMachine(s *Setup, p Params) *machine {
 // run steps the machine until every PE has terminated.
 func (m *machine) run(ctx context.Context) error {
 	stallLimit := int64(200000 + 20*(m.p.LinkLatency+m.p.MemLatency))
-	maxCycles := m.s.MaxCycles
+	maxCycles, maxSteps := m.s.MaxCycles, m.s.maxSupersteps()
 	for {
 		if m.now&0xFFFF == 0 {
 			if err := ctx.Err(); err != nil {
-				return err
+				return m.stop(StopInterrupted, 0, err)
 			}
 			if m.s.Progress != nil {
 				m.s.Progress(Progress{Cycle: m.now, Superstep: len(m.steps) - 1})
@@ -241,7 +241,10 @@ func (m *machine) run(ctx context.Context) error {
 			return m.deadlock()
 		}
 		if maxCycles > 0 && m.now >= maxCycles {
-			return fmt.Errorf("stopped at the cycle limit %d in superstep %d", maxCycles, len(m.steps)-1)
+			return m.stop(StopCycleLimit, maxCycles, nil)
+		}
+		if len(m.steps) > maxSteps {
+			return m.stop(StopSuperstepLimit, int64(maxSteps), nil)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -83,9 +84,14 @@ type Setup struct {
 	// model); Run reports it in the result with Efficiency = TEPS /
 	// ModelTSys. 0: none.
 	ModelTSys float64
-	// MaxCycles stops a run (0: no limit besides the deadlock detector).
+	// MaxCycles stops a run at this many simulated cycles (0: no limit
+	// besides the deadlock detector).
 	MaxCycles int64
-	Progress  func(Progress)
+	// MaxSupersteps stops a run whose kernel has not converged after this
+	// many supersteps, at every level of detail (0:
+	// kernel.DefaultMaxSupersteps, as the reference engine).
+	MaxSupersteps int
+	Progress      func(Progress)
 	// Listener observes the run (trace recording).
 	Listener Listener
 
@@ -169,6 +175,9 @@ type Result struct {
 	Wall         time.Duration `json:"-"`
 	WallSeconds  float64       `json:"wall_seconds"`
 	Params       Params        `json:"params"`
+	// Stopped says why a partial result stopped early (StopSuperstepLimit,
+	// StopCycleLimit, StopInterrupted); empty for a run that converged.
+	Stopped string `json:"stopped,omitempty"`
 
 	States []uint64 `json:"-"`
 	Fields int      `json:"-"`
@@ -245,34 +254,9 @@ func Run(ctx context.Context, s *Setup) (*Result, error) {
 	}
 	s.partition = part
 	start := time.Now()
-	var res *Result
-	switch {
-	case s.Detail == Fast && s.Arch == arch.GraVFM:
-		f := newFastM(ctx, s, p)
-		ref, err := f.run(ctx)
-		if err != nil {
-			return nil, err
-		}
-		res = f.result(ref)
-	case s.Detail == Fast:
-		f := newFastG(ctx, s, p)
-		ref, err := f.run(ctx)
-		if err != nil {
-			return nil, err
-		}
-		res = f.result(ref)
-	case s.Arch == arch.GraVF:
-		b := newBaseline(s, p)
-		if err := b.run(ctx); err != nil {
-			return nil, err
-		}
-		res = b.result()
-	default:
-		m := newMachine(s, p)
-		if err := m.run(ctx); err != nil {
-			return nil, err
-		}
-		res = m.result()
+	res, stopped, err := s.simulate(ctx, p)
+	if err != nil {
+		return nil, err
 	}
 	res.Detail, res.PE = s.Detail, s.PE
 	res.ResultOrder = OrderArrival
@@ -285,7 +269,75 @@ func Run(ctx context.Context, s *Setup) (*Result, error) {
 	if err := finish(s, res); err != nil {
 		return nil, err
 	}
+	if stopped != nil {
+		return res, stopped
+	}
 	return res, nil
+}
+
+// simulate runs the level of detail the setup asks for. A run that stops
+// early returns its partial result and the *StopError.
+func (s *Setup) simulate(ctx context.Context, p Params) (*Result, *StopError, error) {
+	if s.Detail == Fast {
+		return s.simulateFast(ctx, p)
+	}
+	var c *core
+	var err error
+	if s.Arch == arch.GraVF {
+		b := newBaseline(s, p)
+		c, err = &b.core, b.run(ctx)
+	} else {
+		m := newMachine(s, p)
+		c, err = &m.core, m.run(ctx)
+	}
+	var se *StopError
+	switch {
+	case errors.As(err, &se):
+		return c.partialResult(se), se, nil
+	case err != nil:
+		return nil, nil, err
+	}
+	return c.result(), nil, nil
+}
+
+// simulateFast runs fast detail. At the superstep limit the partial
+// result times the supersteps the reference engine ran, their messages
+// delivered; at the cycle limit or when interrupted there is no partial
+// result (the reference engine runs ahead of the timing, so no states
+// match the cycle).
+func (s *Setup) simulateFast(ctx context.Context, p Params) (*Result, *StopError, error) {
+	var run func(context.Context) (*kernel.Result, error)
+	var result func(*kernel.Result) *Result
+	var where func() (int64, int) // the cycle and superstep reached
+	if s.Arch == arch.GraVFM {
+		f := newFastM(ctx, s, p)
+		run, result = f.run, f.result
+		where = func() (int64, int) { return f.now, len(f.starts) - 1 }
+	} else {
+		f := newFastG(ctx, s, p)
+		run, result = f.run, f.result
+		where = func() (int64, int) { return f.now, len(f.starts) - 1 }
+	}
+	ref, err := run(ctx)
+	var le *kernel.LimitError
+	var se *StopError
+	switch {
+	case ctx.Err() != nil && err != nil && !errors.As(err, &se):
+		// The reference engine saw the cancellation before the timing did.
+		now, step := where()
+		return nil, nil, &StopError{Reason: StopInterrupted, Cycle: now, Superstep: step, Err: err}
+	case errors.As(err, &le) && ref != nil:
+		res := result(ref)
+		if len(res.PerSuperstep) > le.Limit {
+			res.PerSuperstep = res.PerSuperstep[:le.Limit]
+			res.Supersteps = le.Limit
+		}
+		res.Stopped = StopSuperstepLimit
+		return res, &StopError{Reason: StopSuperstepLimit, Limit: int64(le.Limit), Cycle: res.Cycles, Superstep: le.Limit - 1, Err: err}, nil
+	case err != nil:
+		return nil, nil, err
+	}
+	return result(ref), nil, nil
 }
 
 // fillSteps turns superstep counters into the result's list; a superstep

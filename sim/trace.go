@@ -242,6 +242,11 @@ type endRecord struct {
 type abortRecord struct {
 	T     string `json:"t"`
 	Error string `json:"error"`
+	// Partial marks the record that follows the summary of a run that
+	// stopped early (TraceSummary.Stopped): readers that know it accept the
+	// file as a partial run; older ones refuse it with Error, instead of
+	// taking the partial run for a whole one.
+	Partial bool `json:"partial,omitempty"`
 }
 
 // TraceSummary is a run's outcome as a trace keeps it: what Result
@@ -259,6 +264,9 @@ type TraceSummary struct {
 	Stalls       PEStats     `json:"stalls"`
 	PerPE        []PEStats   `json:"per_pe"`
 	Links        []LinkStats `json:"links"`
+	// Stopped says why a partial run stopped early (interrupted, superstep
+	// or cycle limit; see Result.Stopped); empty for a run that converged.
+	Stopped string `json:"stopped,omitempty"`
 }
 
 // summaryOf keeps the deterministic part of a result. Non-finite figures
@@ -272,7 +280,7 @@ func summaryOf(res *Result) TraceSummary {
 	}
 	s := TraceSummary{Cycles: res.Cycles, Seconds: fin(res.Seconds), Messages: res.Messages, TEPS: fin(res.TEPS),
 		Supersteps: res.Supersteps, ResultSHA256: res.ResultSHA256, ModelTSys: fin(res.ModelTSys),
-		Efficiency: fin(res.Efficiency), Stalls: res.Stalls, PerPE: res.PerPE}
+		Efficiency: fin(res.Efficiency), Stalls: res.Stalls, PerPE: res.PerPE, Stopped: res.Stopped}
 	for _, l := range res.Links {
 		l.Words, l.Utilisation = fin(l.Words), fin(l.Utilisation)
 		s.Links = append(s.Links, l)
@@ -425,7 +433,9 @@ func (r *Recorder) sample(end int64, superstep int, pes []PEStats, words []float
 	}
 }
 
-// Close finishes the trace of a completed run: the last, partial sample
+// Close finishes the trace of a run that completed, or that stopped early
+// with a partial result (Result.Stopped: the trace is then marked partial,
+// see abortRecord): the last, partial sample
 // (from the result's final counters), one record per superstep, the
 // summary and the trailer. It flushes the compressed stream but does not
 // close the underlying writer. After an error during recording, Close
@@ -469,6 +479,10 @@ func (r *Recorder) Close(res *Result) error {
 		r.write(superstepRecord{T: recSuperstep, Superstep: st})
 	}
 	r.write(summaryRecord{T: recSummary, TraceSummary: summaryOf(res)})
+	if res.Stopped != "" {
+		r.write(abortRecord{T: recAbort, Partial: true,
+			Error: "the run stopped early (" + res.Stopped + "); reading its partial trace needs a newer gravf-tui"})
+	}
 	if r.err != nil {
 		err := r.err
 		r.Abort(err)

@@ -258,6 +258,8 @@ type traceParser struct {
 	phase int // 0 header, 1 samples, 2 supersteps, 3 summary seen
 	ended bool
 	next  int64 // first cycle of the next sample
+	// partial is set by the marker that follows a partial run's summary.
+	partial bool
 }
 
 // record checks one line and adds it to the trace.
@@ -294,6 +296,10 @@ func (p *traceParser) record(b []byte) error {
 		var a abortRecord
 		if err := json.Unmarshal(body, &a); err != nil {
 			return fmt.Errorf("abort record: %v", err)
+		}
+		if a.Partial && p.phase == 3 && p.t.summary.Stopped != "" && !p.partial {
+			p.partial = true // the marker of a partial run, after its summary
+			return nil
 		}
 		return fmt.Errorf("the run that wrote this trace failed: %s", a.Error)
 	case "":
@@ -458,6 +464,9 @@ func (p *traceParser) end(body []byte) error {
 	}
 	if p.phase != 3 {
 		return errors.New("end record before the summary")
+	}
+	if p.t.summary.Stopped != "" && !p.partial {
+		return errors.New("the summary of a partial run lacks its marker")
 	}
 	if e.Records != p.line-1 {
 		return fmt.Errorf("the end record counts %d records, the file holds %d", e.Records, p.line-1)

@@ -1,41 +1,46 @@
 package sim
 
 import (
+	"errors"
 	"fmt"
 
-	"github.com/google/renameio/v2"
+	"github.com/gravf-tui/gravf-tui/internal/outfile"
 )
 
 // RecordFile attaches a trace recorder that writes path to s (it sets
-// s.Listener). The trace is written under a temporary name; the returned
-// finish function, called with the run's outcome,
-// completes it and renames it into place, or removes it when the run
-// failed, so that a failed or cancelled run never leaves a half-written
-// trace. interval is the sampling interval in cycles (0: the default).
+// s.Listener). The trace is written through outfile: under a temporary
+// name beside path (unless path is a device or a FIFO), so a failed run
+// never leaves a half-written trace. The returned finish function, called
+// with the run's outcome, completes the file and renames it into place,
+// or removes it when the run failed. A run that stopped early (a
+// *StopError with its partial result: interrupted, or at a limit) keeps
+// its trace, marked partial. interval is the sampling interval in cycles
+// (0: the default).
 func RecordFile(s *Setup, path string, interval int64) (finish func(*Result, error) error, err error) {
 	meta, err := NewTraceMeta(s)
 	if err != nil {
 		return nil, err
 	}
-	f, err := renameio.NewPendingFile(path, renameio.WithPermissions(0o644))
+	f, err := outfile.Create(path, outfile.Options{})
 	if err != nil {
 		return nil, err
 	}
 	rec, err := NewRecorder(f, TraceOptions{Interval: interval, Meta: meta})
 	if err != nil {
-		f.Cleanup()
+		f.Discard()
 		return nil, err
 	}
 	s.Listener = rec
 	return func(res *Result, runErr error) error {
-		defer f.Cleanup() // a no-op once the file is in place
-		if runErr != nil {
+		defer f.Discard() // a no-op once the file is in place
+		var stop *StopError
+		if runErr != nil && (res == nil || !errors.As(runErr, &stop)) {
 			rec.Abort(runErr)
 			return nil
 		}
 		if err := rec.Close(res); err != nil {
 			return fmt.Errorf("trace: %w", err)
 		}
-		return f.CloseAtomicallyReplace()
+		return f.Commit()
 	}, nil
 }

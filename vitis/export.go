@@ -5,14 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/gravf-tui/gravf-tui/arch"
 	"github.com/gravf-tui/gravf-tui/gen"
+	"github.com/gravf-tui/gravf-tui/internal/escape"
 )
 
 // Manifest is a Vitis project's manifest.json: the plain export's fields
@@ -92,8 +91,12 @@ func Export(ctx context.Context, o gen.ExportOptions) (*Manifest, error) {
 		return nil, err
 	}
 	pl, _ := PlatformFor(o.Board.Name)
-	if _, err := os.Stat(o.Dir); err == nil && !o.Force {
-		return nil, fmt.Errorf("export: %s exists; use --force to replace it", o.Dir)
+	replace, err := gen.CheckOutputDir(o.Dir, o.Force)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := escape.Yosys(o.Board.FPGA.Family); err != nil {
+		return nil, fmt.Errorf("export: board %s: fpga.family: %w", o.Board.Name, err)
 	}
 	sys, gm, err := gen.Prepare(ctx, o, true)
 	if err != nil {
@@ -118,7 +121,7 @@ func Export(ctx context.Context, o gen.ExportOptions) (*Manifest, error) {
 		return nil, err
 	}
 	p.writeFiles()
-	return p.m, p.commit(ctx)
+	return p.m, p.commit(ctx, replace)
 }
 
 // CheckTarget tells whether a design can be a Vitis export: an Alveo board
@@ -356,7 +359,7 @@ func (p *project) tbFiles() []string {
 
 // commit writes the manifest and every file into a temporary folder
 // beside the project's and renames it into place.
-func (p *project) commit(ctx context.Context) error {
+func (p *project) commit(ctx context.Context, replace bool) error {
 	var paths []string
 	for f := range p.files {
 		paths = append(paths, f)
@@ -369,36 +372,5 @@ func (p *project) commit(ctx context.Context) error {
 		return err
 	}
 	p.files["manifest.json"] = string(mj) + "\n"
-	dir := p.o.Dir
-	parent := filepath.Dir(filepath.Clean(dir))
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	for _, f := range paths {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		path := filepath.Join(tmp, filepath.FromSlash(f))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(path, []byte(p.files[f]), 0o644); err != nil {
-			return err
-		}
-	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return err
-	}
-	if p.o.Force {
-		old := tmp + ".old"
-		if err := os.Rename(dir, old); err == nil {
-			defer os.RemoveAll(old)
-		}
-	}
-	return os.Rename(tmp, dir)
+	return gen.WriteProject(ctx, p.o.Dir, replace, paths, p.files)
 }

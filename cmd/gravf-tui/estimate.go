@@ -14,16 +14,16 @@ import (
 	"github.com/gravf-tui/gravf-tui/model"
 )
 
-func estimate(w io.Writer, b *boards.Board, k *kernel.Kernel, g *graph.Graph, nF, nP int, part graph.Partitioner, filter bool, mem model.MemKind) error {
+func estimate(ctx context.Context, w io.Writer, b *boards.Board, k *kernel.Kernel, g *graph.Graph, nF, nP int, part graph.Partitioner, filter bool, mem model.MemKind) error {
 	d, err := arch.Derive(b, k, arch.Options{FPGAs: nF, PEs: nP, Mem: mem})
 	if err != nil {
 		return err
 	}
-	s, err := gen.GenerateSystem(context.Background(), gen.SystemOptions{Design: d, Kernel: k, Graph: g, Partitioner: part, Filter: filter})
+	s, err := gen.GenerateSystem(ctx, gen.SystemOptions{Design: d, Kernel: k, Graph: g, Partitioner: part, Filter: filter})
 	if err != nil {
 		return err
 	}
-	fpga, pe, err := gen.Estimate(context.Background(), s, b.FPGA.Family)
+	fpga, pe, err := gen.Estimate(ctx, s, b.FPGA.Family)
 	if err != nil {
 		return err
 	}

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
 
 	"github.com/gravf-tui/gravf-tui/explorer"
 	"github.com/gravf-tui/gravf-tui/sim"
@@ -75,7 +73,7 @@ Interrupting a --sim sweep prints what was finished (complete: false).`,
 				}
 				nb.Append(in)
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			ctx, stop := context.WithCancel(cmd.Context())
 			defer stop()
 			prog := newProgress(cmd.ErrOrStderr())
 			out, err := nb.Eval(ctx, len(cells)-1, func(p explorer.Progress) { prog.line(p.Text) })
@@ -99,7 +97,7 @@ Interrupting a --sim sweep prints what was finished (complete: false).`,
 	}
 	pf.register(cmd.Flags())
 	kf.register(cmd.Flags())
-	gf.register(cmd.Flags())
+	gf.register(cmd)
 	partf.register(cmd.Flags())
 	cmd.Flags().StringVar(&grid, "sweep", "", "the grid, e.g. fpgas=1..8,pes=1..16,arch=gravf-m|gravf")
 	cmd.Flags().BoolVar(&simulate, "sim", false, "simulate every point besides the model")
@@ -124,9 +122,9 @@ the parts come from different sweeps, overlap, or leave points out.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var parts []*explorer.SweepOutput
 			for _, f := range args {
-				data, err := os.ReadFile(f)
+				data, err := readJSONInput(f)
 				if err != nil {
-					return usageError{err}
+					return err
 				}
 				var p explorer.SweepOutput
 				if err := json.Unmarshal(data, &p); err != nil {

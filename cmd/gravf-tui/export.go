@@ -1,12 +1,13 @@
 package main
 
 import (
-	"context"
+	"errors"
 	"fmt"
 
 	"github.com/gravf-tui/gravf-tui/explorer"
 	"github.com/gravf-tui/gravf-tui/gen"
 	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/internal/escape"
 	"github.com/gravf-tui/gravf-tui/model"
 	"github.com/gravf-tui/gravf-tui/vitis"
 	"github.com/spf13/cobra"
@@ -18,7 +19,7 @@ func newExportCmd() *cobra.Command {
 	var gf graphFlags
 	var out, target string
 	part := graph.Greedy
-	var force, estimateOnly bool
+	var force, estimateOnly, forceUnbuildable bool
 	cmd := &cobra.Command{
 		Use:   "export --board B --kernel K --graph G --fpgas N --pes N [--mem bram|offchip] [--set KEY=VALUE] [--target plain|vitis] --out DIR [--force]",
 		Short: "Write a synthesizable multi-FPGA Verilog project with its testbench",
@@ -27,8 +28,9 @@ system testbench that checks every final vertex state against the BSP
 reference, a Makefile (sim, sim-verilator, lint, synth, bit), yosys and Vivado
 scripts, clock constraints, a FuseSoC core, manifest.json and a README.
 
-The folder is written under a temporary name and renamed into place; an
-existing folder is replaced only with --force. With --mem bram (the
+The folder is written under a temporary name beside --out and renamed into
+place. A previous export (a folder with its manifest.json) is replaced only
+with --force; a file or any other folder is never replaced. With --mem bram (the
 default) the edge lists are in block RAM; with --mem offchip they are in the
 board's off-chip edge memory: every FPGA top gets one read port per PE, the
 project holds an image of each FPGA's memory, and the testbench models the
@@ -69,35 +71,43 @@ a testbench of the kernels with AXI memory models and protocol checkers
 				}
 			}
 			if estimateOnly {
-				return estimate(cmd.OutOrStdout(), p.Board, p.Kernel, p.Graph, cfg.FPGAs, cfg.PEs, part, cfg.Filter, cfg.Mem)
+				return estimate(cmd.Context(), cmd.OutOrStdout(), p.Board, p.Kernel, p.Graph, cfg.FPGAs, cfg.PEs, part, cfg.Filter, cfg.Mem)
+			}
+			if err := checkBuildable(p.Platform, p.Kernel, p.Graph, cfg, forceUnbuildable); err != nil {
+				return err
 			}
 			opts := gen.ExportOptions{Board: p.Board, Kernel: p.Kernel, Graph: p.Graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
 				Partitioner: part, Filter: cfg.Filter, Mem: cfg.Mem, Dir: out, Force: force, Version: explorer.Version()}
 			var m *gen.Manifest
 			if target == "vitis" {
 				var vm *vitis.Manifest
-				if vm, err = vitis.Export(context.Background(), opts); err == nil {
+				if vm, err = vitis.Export(cmd.Context(), opts); err == nil {
 					m = &vm.Manifest
 				}
 			} else {
-				m, err = gen.Export(context.Background(), opts)
+				m, err = gen.Export(cmd.Context(), opts)
+			}
+			var oe *gen.OutputError
+			if errors.As(err, &oe) {
+				return usageError{err}
 			}
 			if err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s: %d files; %d FPGAs x %d PEs of %s on %s, edges in %s; expect %d messages in %d supersteps\n",
 				out, len(m.Files), m.FPGAs, m.PEs, m.Kernel, m.Board, edgeStorage(cfg.Mem), m.Expected.Messages, m.Expected.Supersteps)
-			fmt.Fprintf(cmd.OutOrStdout(), "next: cd %s && make sim\n", out)
+			fmt.Fprintf(cmd.OutOrStdout(), "next: cd %s && make sim\n", escape.Shell(out))
 			return nil
 		},
 	}
 	pf.register(cmd.Flags())
 	kf.register(cmd.Flags())
-	gf.register(cmd.Flags())
+	gf.register(cmd)
 	cmd.Flags().Var(typed(&part), "partition", "partitioner: robin, greedy, greedy-sorted or metis")
 	cmd.Flags().StringVar(&out, "out", "", "project folder to write")
 	cmd.Flags().StringVar(&target, "target", "plain", "project kind: plain (simulation and Vivado) or vitis (Alveo RTL kernels, XRT host)")
-	cmd.Flags().BoolVar(&force, "force", false, "replace an existing folder")
+	cmd.Flags().BoolVar(&force, "force", false, "replace a previous export (a folder holding its manifest.json)")
+	cmd.Flags().BoolVar(&forceUnbuildable, "force-unbuildable", false, "write a design the board cannot hold (for RTL simulation only)")
 	cmd.Flags().BoolVar(&estimateOnly, "estimate-only", false, "synthesise FPGA 0 with yosys, print the resources per PE and per FPGA, and cache the per-PE cost for the model")
 	// The generator's own default: edges in block RAM.
 	pf.opts.Mem = model.BRAM

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
@@ -172,10 +174,13 @@ func pairs(flag string, kv []string) (map[string]string, error) {
 // graphFlags are the flags every command that reads a graph shares: the
 // keys of a notebook's dataset cell.
 type graphFlags struct {
-	d design.Dataset
+	d   design.Dataset
+	cmd *cobra.Command // whose context and stderr loading uses
 }
 
-func (f *graphFlags) register(fs *pflag.FlagSet) {
+func (f *graphFlags) register(cmd *cobra.Command) {
+	f.cmd = cmd
+	fs := cmd.Flags()
 	f.d = design.DefaultDataset()
 	f.d.Graph = ""
 	fs.StringVar(&f.d.Graph, "graph", "", "graph: a file, or a generator such as uniform:v=65536,d=32,seed=1, rmat:scale=16,ef=16, layered:w=64,d=256, line:n=1000, grid:rows=100,cols=100")
@@ -206,8 +211,25 @@ func (f *graphFlags) load(weighted bool) (*graph.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, _, err := d.Load(context.Background(), "", weighted, nil)
-	return g, err
+	ctx, prog := context.Background(), newProgress(io.Discard)
+	if f.cmd != nil {
+		ctx, prog = f.cmd.Context(), newProgress(f.cmd.ErrOrStderr())
+	}
+	g, _, err := d.Load(ctx, "", weighted, func(p graph.LoadProgress) {
+		text := "loading " + d.Graph + ": " + p.Stage
+		if p.Total > 0 {
+			text += fmt.Sprintf(" %.0f %%", 100*float64(p.Done)/float64(p.Total))
+		}
+		prog.line(text)
+	})
+	prog.done()
+	switch {
+	case errors.Is(err, context.Canceled):
+		return nil, err
+	case err != nil:
+		return nil, usageError{err} // a missing or malformed graph file, a bad generator spec, too little memory
+	}
+	return g, nil
 }
 
 // partitionFlags choose the partitioner: the keys of a notebook's

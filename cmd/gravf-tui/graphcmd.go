@@ -1,7 +1,7 @@
 package main
 
 import (
-	"context"
+	"errors"
 	"fmt"
 
 	"github.com/gravf-tui/gravf-tui/graph"
@@ -32,7 +32,7 @@ func newGraphCmd() *cobra.Command {
 			return nil
 		},
 	}
-	gf.register(stats.Flags())
+	gf.register(stats)
 	stats.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 
 	var pgf graphFlags
@@ -52,7 +52,11 @@ func newGraphCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			p, err := graph.NewPartition(context.Background(), g, graph.PartitionOptions{FPGAs: fpgas, PEs: pes, Method: pm.Partitioner, UFactor: pm.UFactor, Seed: pm.Seed})
+			p, err := graph.NewPartition(cmd.Context(), g, graph.PartitionOptions{FPGAs: fpgas, PEs: pes, Method: pm.Partitioner, UFactor: pm.UFactor, Seed: pm.Seed})
+			var oe *graph.OptionError
+			if errors.As(err, &oe) {
+				return usageError{err}
+			}
 			if err != nil {
 				return err
 			}
@@ -63,7 +67,7 @@ func newGraphCmd() *cobra.Command {
 			return writeJSONText(cmd, g, p, cs)
 		},
 	}
-	pgf.register(part.Flags())
+	pgf.register(part)
 	partf.register(part.Flags())
 	part.Flags().IntVar(&fpgas, "fpgas", 4, "number of FPGAs")
 	part.Flags().IntVar(&pes, "pes", 9, "PEs per FPGA")

@@ -62,7 +62,7 @@ func newKernelsCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := samples.LoadKernel(args[0])
 			if err != nil {
-				return err
+				return usageError{err} // as every command that loads a kernel
 			}
 			return showKernel(cmd.OutOrStdout(), s, vertices)
 		},

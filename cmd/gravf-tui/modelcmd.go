@@ -1,8 +1,8 @@
 package main
 
 import (
-	"context"
 	"errors"
+	"fmt"
 
 	"github.com/gravf-tui/gravf-tui/explorer"
 	"github.com/gravf-tui/gravf-tui/kernel"
@@ -38,7 +38,15 @@ that every edit of the TUI's platform cell can be repeated here.
 			}
 			var steps []kernel.Superstep
 			if !noLatency {
-				res, err := kernel.Run(context.Background(), p.Kernel, p.Graph, kernel.RunOptions{})
+				prog := newProgress(cmd.ErrOrStderr())
+				res, err := kernel.Run(cmd.Context(), p.Kernel, p.Graph, kernel.RunOptions{Progress: func(s kernel.Superstep) {
+					prog.line(fmt.Sprintf("reference run for the latency-aware prediction: superstep %d", s.Index+1))
+				}})
+				prog.done()
+				var le *kernel.LimitError
+				if errors.As(err, &le) {
+					return limitError{fmt.Errorf("the reference run for the latency-aware prediction: %w (--no-latency skips it)", err)}
+				}
 				if err != nil {
 					return err
 				}
@@ -57,7 +65,7 @@ that every edit of the TUI's platform cell can be repeated here.
 	}
 	pf.register(cmd.Flags())
 	kf.register(cmd.Flags())
-	gf.register(cmd.Flags())
+	gf.register(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	cmd.Flags().BoolVar(&noLatency, "no-latency", false, "skip the reference run that feeds the latency-aware prediction")
 	return cmd

@@ -1,12 +1,13 @@
 package main
 
 import (
-	"bufio"
-	"context"
+	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 
-	"github.com/google/renameio/v2"
+	"github.com/gravf-tui/gravf-tui/internal/outfile"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/spf13/cobra"
 )
@@ -16,7 +17,7 @@ func newRefCmd() *cobra.Command {
 	var gf graphFlags
 	var out string
 	var maxSteps int
-	var quiet bool
+	var quiet, partial bool
 	cmd := &cobra.Command{
 		Use:   "ref --kernel K --graph G [--param k=v] --out FILE",
 		Short: "Run the BSP reference engine and write the final vertex states as TSV",
@@ -26,31 +27,41 @@ It is the functional golden model for the simulator and the generated RTL.
 Per-superstep counts go to stderr.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			inputs := map[string]string{"--graph": gf.d.Graph}
+			if err := checkNotInput(out, inputs); err != nil {
+				return err // before the run, not after it
+			}
 			k, g, err := loadKernelGraph(&kf, &gf)
 			if err != nil {
 				return err
 			}
-			res, err := kernel.Run(context.Background(), k, g, kernel.RunOptions{MaxSupersteps: maxSteps})
-			if err != nil {
+			if maxSteps < 0 {
+				return usagef("--max-supersteps must not be negative")
+			}
+			res, err := kernel.Run(cmd.Context(), k, g, kernel.RunOptions{MaxSupersteps: maxSteps})
+			var le *kernel.LimitError
+			switch {
+			case errors.As(err, &le) && partial:
+				fmt.Fprintf(cmd.ErrOrStderr(), "partial result: %v\n", err)
+			case le != nil:
+				return limitError{fmt.Errorf("%w; raise --max-supersteps, or pass --partial to write the partial states", err)}
+			case err != nil:
 				return err
 			}
 			if !quiet {
 				printSupersteps(cmd.ErrOrStderr(), res)
 			}
-			if out == "" || out == "-" {
-				w := bufio.NewWriter(cmd.OutOrStdout())
-				if err := res.WriteTSV(w); err != nil {
-					return err
-				}
-				return w.Flush()
+			if out == "" {
+				out = "-"
 			}
-			return writeFileAtomic(out, res.WriteTSV)
+			return writeOutput(cmd, out, inputs, res.WriteTSV)
 		},
 	}
 	kf.register(cmd.Flags())
-	gf.register(cmd.Flags())
+	gf.register(cmd)
 	cmd.Flags().StringVar(&out, "out", "-", "output TSV file ('-' for stdout)")
-	cmd.Flags().IntVar(&maxSteps, "max-supersteps", 0, "stop after this many supersteps (0: max(1000, V+2))")
+	cmd.Flags().IntVar(&maxSteps, "max-supersteps", 0, "stop a kernel that has not converged after this many supersteps (0: max(1000, V+2)); reaching it is an error unless --partial")
+	cmd.Flags().BoolVar(&partial, "partial", false, "accept a run stopped by --max-supersteps: write its partial states with exit status 0")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "do not print the per-superstep table")
 	return cmd
 }
@@ -71,20 +82,24 @@ func printSupersteps(w io.Writer, res *kernel.Result) {
 	}
 }
 
-// writeFileAtomic writes through a temporary file in the same folder and
-// renames it into place, so a failure never leaves a half-written file.
-func writeFileAtomic(path string, write func(io.Writer) error) error {
-	f, err := renameio.NewPendingFile(path, renameio.WithPermissions(0o644))
-	if err != nil {
+// writeOutput writes a command's output file through outfile (atomic for
+// regular files, streamed to devices and FIFOs; "-" is standard output)
+// after checking that it would not overwrite one of the command's inputs,
+// named by flag.
+func writeOutput(cmd *cobra.Command, path string, inputs map[string]string, write func(io.Writer) error) error {
+	if err := checkNotInput(path, inputs); err != nil {
 		return err
 	}
-	defer f.Cleanup()
-	bw := bufio.NewWriterSize(f, 1<<16)
-	if err := write(bw); err != nil {
-		return err
+	return outfile.Write(path, outfile.Options{Stdout: cmd.OutOrStdout()}, write)
+}
+
+// checkNotInput refuses an output path that names an input file; inputs
+// maps what names the input ("--graph") to its path.
+func checkNotInput(out string, inputs map[string]string) error {
+	for _, what := range slices.Sorted(maps.Keys(inputs)) {
+		if outfile.SameFile(out, inputs[what]) {
+			return usagef("the output %s is the input %s %s; write elsewhere", out, what, inputs[what])
+		}
 	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	return f.CloseAtomicallyReplace()
+	return nil
 }

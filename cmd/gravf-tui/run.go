@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"os/signal"
 	"strings"
 
 	"github.com/gravf-tui/gravf-tui/explorer"
@@ -15,9 +13,9 @@ import (
 )
 
 func newRunCmd() *cobra.Command {
-	var asJSON bool
+	var asJSON, allowOutside bool
 	cmd := &cobra.Command{
-		Use:   "run NOTEBOOK [--json]",
+		Use:   "run NOTEBOOK [--json] [--allow-outside]",
 		Short: "Evaluate every cell of a notebook headless",
 		Long: `run evaluates a notebook (a *.gravf.toml file, or the name of a built-in
 sample: ` + strings.Join(samples.NotebookNames(), ", ") + `) from top to bottom, as the TUI would
@@ -26,14 +24,22 @@ sweep cells sweep, and export cells write their project. With --json it prints
 a list of cells, each with its kind, inputs and output.
 
 The first failing cell stops the run; its error names the file, the line and
-the cell.`,
+the cell.
+
+A notebook whose cells would replace files outside its folder (a simulate
+cell's trace, or an export cell with force = true, at an absolute path, a
+path with "..", or through a link that leads out) is refused before anything
+runs, unless --allow-outside.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			nb, err := loadNotebook(args[0])
 			if err != nil {
 				return err
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			if err := checkOutside(nb, allowOutside); err != nil {
+				return err
+			}
+			ctx, stop := context.WithCancel(cmd.Context())
 			defer stop()
 			prog := newProgress(cmd.ErrOrStderr())
 			results, err := nb.RunAll(ctx, func(p explorer.Progress) {
@@ -54,7 +60,22 @@ the cell.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON list of cells with kind, inputs and output")
+	cmd.Flags().BoolVar(&allowOutside, "allow-outside", false, "let cells replace files outside the notebook's folder (traces, exports with force = true)")
 	return cmd
+}
+
+// checkOutside refuses a notebook whose cells would replace files outside
+// its folder, naming each, unless the user allows it.
+func checkOutside(nb *explorer.Notebook, allow bool) error {
+	ws := nb.WritesOutside()
+	if len(ws) == 0 || allow {
+		return nil
+	}
+	var b strings.Builder
+	for _, w := range ws {
+		fmt.Fprintf(&b, "\n  %s:%d: %s writes outside the notebook's folder", nb.Path, w.Line, w)
+	}
+	return usagef("%s: not run: %d cell(s) would replace files outside its folder (pass --allow-outside to run it anyway):%s", nb.Path, len(ws), b.String())
 }
 
 // loadNotebook reads a notebook file, or a built-in sample by name.

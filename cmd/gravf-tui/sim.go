@@ -2,15 +2,17 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 	"time"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/gravf-tui/gravf-tui/explorer"
+	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
 	"github.com/gravf-tui/gravf-tui/sim"
 	"github.com/spf13/cobra"
@@ -18,11 +20,14 @@ import (
 
 // simFlags are the simulator's own flags.
 type simFlags struct {
-	detail        sim.Detail
-	maxCycles     int64
-	trace         string
-	traceInterval int64
-	asJSON        bool
+	detail           sim.Detail
+	maxCycles        int64
+	maxSupersteps    int
+	partial          bool
+	forceUnbuildable bool
+	trace            string
+	traceInterval    int64
+	asJSON           bool
 }
 
 func newSimCmd() *cobra.Command {
@@ -59,6 +64,14 @@ flags and --set are those of "gravf-tui model".`,
 			if err != nil {
 				return err
 			}
+			if err := sf.checkLimits(); err != nil {
+				return err
+			}
+			if sf.trace != "" {
+				if err := checkNotInput(sf.trace, map[string]string{"--graph": gf.d.Graph, "--board": pf.opts.Board}); err != nil {
+					return err
+				}
+			}
 			p, err := resolvePoint(&pf, &kf, &gf, cmd.ErrOrStderr())
 			if err != nil {
 				return err
@@ -73,11 +86,14 @@ flags and --set are those of "gravf-tui model".`,
 				cfg.FPGAs, cfg.PEs = out.FPGAs, out.PEs
 				fmt.Fprintf(cmd.ErrOrStderr(), "design chosen by the model: %d FPGAs x %d PEs\n", cfg.FPGAs, cfg.PEs)
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			if err := checkBuildable(p.Platform, p.Kernel, p.Graph, cfg, sf.forceUnbuildable); err != nil {
+				return err
+			}
+			ctx, stop := context.WithCancel(cmd.Context())
 			defer stop()
 			setup := &sim.Setup{Board: p.Board, Kernel: p.Kernel, Graph: p.Graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs, Arch: cfg.Arch, Mem: cfg.Mem, PE: p.Options.PE,
 				Partitioner: part.Partitioner, UFactor: part.UFactor, Packing: cfg.Packing, Filter: cfg.Filter, Seed: part.Seed, Detail: sf.detail, MaxCycles: sf.maxCycles,
-				ModelTSys: model.TSysFor(p.Board, p.Kernel, p.Graph, cfg, p.Options.PE)}
+				MaxSupersteps: sf.maxSupersteps, ModelTSys: model.TSysFor(p.Board, p.Kernel, p.Graph, cfg, p.Options.PE)}
 			prog := newProgress(cmd.ErrOrStderr())
 			setup.Progress = prog.report
 			finishTrace, err := attachTrace(setup, sf, p.Graph)
@@ -86,10 +102,10 @@ flags and --set are those of "gravf-tui model".`,
 			}
 			res, err := sim.Run(ctx, setup)
 			prog.done()
-			if err2 := finishTrace(res, err); err == nil {
-				err = err2
+			if err2 := finishTrace(res, err); err2 != nil {
+				return errors.Join(err, err2)
 			}
-			if err != nil {
+			if keep, err := sf.stopped(cmd, res, err); !keep {
 				return err
 			}
 			if sf.asJSON {
@@ -102,14 +118,80 @@ flags and --set are those of "gravf-tui model".`,
 	}
 	pf.register(cmd.Flags())
 	kf.register(cmd.Flags())
-	gf.register(cmd.Flags())
+	gf.register(cmd)
 	partf.register(cmd.Flags())
 	cmd.Flags().Var(typed(&sf.detail), "detail", "level of detail: fast or cycle")
-	cmd.Flags().Int64Var(&sf.maxCycles, "max-cycles", 0, "stop a cycle-level run after this many cycles (0: no limit)")
+	cmd.Flags().Int64Var(&sf.maxCycles, "max-cycles", 0, "stop a run after this many simulated cycles (0: no limit)")
+	cmd.Flags().IntVar(&sf.maxSupersteps, "max-supersteps", 0, "stop a run whose kernel has not converged after this many supersteps (0: max(1000, V+2)); reaching it is an error unless --partial")
+	cmd.Flags().BoolVar(&sf.partial, "partial", false, "accept a run stopped by --max-supersteps or --max-cycles: print its partial result (and keep its trace) with exit status 0")
+	cmd.Flags().BoolVar(&sf.forceUnbuildable, "force-unbuildable", false, "simulate a design the board cannot hold (more PEs than fit, data beyond its memories)")
 	cmd.Flags().StringVar(&sf.trace, "trace", "", "record a trace file (cycle detail samples utilisation)")
-	cmd.Flags().Int64Var(&sf.traceInterval, "trace-interval", 1000, "cycles between trace samples")
+	cmd.Flags().Int64Var(&sf.traceInterval, "trace-interval", sim.DefaultTraceInterval, "cycles between trace samples (at least 1)")
 	cmd.Flags().BoolVar(&sf.asJSON, "json", false, "print one JSON object")
 	return cmd
+}
+
+// checkBuildable runs the shared capacity check (explorer.CheckBuildable)
+// unless the user forces the design.
+func checkBuildable(p *model.Platform, k *kernel.Kernel, g *graph.Graph, cfg model.Config, force bool) error {
+	if force {
+		return nil
+	}
+	if err := explorer.CheckBuildable(p, k, g, cfg); err != nil {
+		return usagef("%v (--force-unbuildable goes ahead anyway)", err)
+	}
+	return nil
+}
+
+// checkLimits refuses limits that would be ignored or meaningless.
+func (sf simFlags) checkLimits() error {
+	switch {
+	case sf.maxCycles < 0 || sf.maxSupersteps < 0:
+		return usagef("--max-cycles and --max-supersteps must not be negative")
+	case sf.traceInterval < 1:
+		return usagef("--trace-interval %d: the interval between trace samples must be at least 1 cycle", sf.traceInterval)
+	}
+	return nil
+}
+
+// stopped handles a run that stopped early (sim.StopError): an
+// interruption or a limit is an error that says what was kept, unless
+// --partial asked for the partial result of a limit. keep reports whether
+// the result should be printed.
+func (sf simFlags) stopped(cmd *cobra.Command, res *sim.Result, err error) (keep bool, _ error) {
+	var se *sim.StopError
+	var oe *graph.OptionError
+	switch {
+	case errors.As(err, &oe):
+		return false, usageError{err} // sizes the partitioner cannot serve
+	case !errors.As(err, &se):
+		return err == nil, err
+	}
+	kept := ""
+	switch {
+	case res == nil:
+		kept = "; fast detail keeps no partial result"
+		if sf.trace != "" {
+			kept += " (no trace written)"
+		}
+	case sf.trace != "":
+		kept = fmt.Sprintf("; the trace so far is in %s (marked partial)", sf.trace)
+	}
+	switch {
+	case se.Reason == sim.StopInterrupted:
+		return false, fmt.Errorf("%w%s", err, kept)
+	case !sf.partial || res == nil:
+		flag := "--max-supersteps"
+		if se.Reason == sim.StopCycleLimit {
+			flag = "--max-cycles"
+		}
+		if res == nil {
+			return false, limitError{fmt.Errorf("%w%s; raise %s", err, kept, flag)}
+		}
+		return false, limitError{fmt.Errorf("%w%s; raise %s, or pass --partial to print the partial result", err, kept, flag)}
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "partial result: %v%s\n", err, kept)
+	return true, nil
 }
 
 // progress prints a one-line indicator on stderr for runs longer than a
@@ -127,6 +209,10 @@ type progress struct {
 // logEvery is the time between two progress lines in a log.
 const logEvery = 5 * time.Second
 
+// progressAfter is how long a job runs before it shows progress (a
+// variable so that a test sees the lines of a short job).
+var progressAfter = time.Second
+
 func newProgress(w io.Writer) *progress {
 	f, ok := w.(*os.File)
 	return &progress{w: w, tty: ok && term.IsTerminal(f.Fd()), start: time.Now()}
@@ -137,14 +223,14 @@ func (p *progress) report(s sim.Progress) {
 }
 
 // line shows one progress text, at most five times a second and only once
-// the job has run for a second.
+// the job has run for progressAfter.
 func (p *progress) line(text string) {
 	now := time.Now()
 	every := 200 * time.Millisecond
 	if !p.tty {
 		every = logEvery
 	}
-	if now.Sub(p.start) < time.Second || now.Sub(p.last) < every {
+	if now.Sub(p.start) < progressAfter || now.Sub(p.last) < every {
 		return
 	}
 	p.last, p.shown = now, true
@@ -171,6 +257,9 @@ func printSim(w io.Writer, s *sim.Setup, r *sim.Result) {
 	fmt.Fprintf(w, "  messages    %d over %d supersteps\n", r.Messages, r.Supersteps)
 	fmt.Fprintf(w, "  throughput  %s; the model's T_sys %s; simulation/model %.2f\n", explorer.TEPS(r.TEPS), explorer.TEPS(r.ModelTSys), r.Efficiency)
 	fmt.Fprintf(w, "  result      sha256 %s\n", r.ResultSHA256)
+	if r.Stopped != "" {
+		fmt.Fprintf(w, "  partial     the run stopped early (%s): the figures cover the cycles simulated\n", r.Stopped)
+	}
 	fmt.Fprintln(w)
 	total := float64(r.Cycles) * float64(len(r.PerPE))
 	st := r.Stalls

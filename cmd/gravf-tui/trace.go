@@ -70,7 +70,7 @@ and a "supersteps" track. OUT.json is written atomically.`,
 			if err != nil {
 				return usageError{err}
 			}
-			if err := writeFileAtomic(args[1], tr.WriteChrome); err != nil {
+			if err := writeOutput(cmd, args[1], map[string]string{"trace": args[0]}, tr.WriteChrome); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s (open it in ui.perfetto.dev or chrome://tracing)\n", args[1])
@@ -141,6 +141,9 @@ func showTrace(w io.Writer, file string, tr *sim.Trace) error {
 		fmt.Fprintf(w, " (model %.1f MTEPS, efficiency %.2f)", s.ModelTSys/1e6, s.Efficiency)
 	}
 	fmt.Fprintf(w, "\nresult   sha256 %s\n", s.ResultSHA256)
+	if s.Stopped != "" {
+		fmt.Fprintf(w, "partial  the run stopped early (%s) at cycle %d: the trace covers what was simulated\n", s.Stopped, s.Cycles)
+	}
 
 	steps := r.Supersteps
 	fmt.Fprintf(w, "\nSUPERSTEPS")

@@ -116,9 +116,9 @@ type validateOutput struct {
 // run's JSON (--from), keeping those the filter accepts.
 func (f *validateFlags) measure(cmd *cobra.Command, filter fidelity.Filter, pts []fidelity.Point) ([]*fidelity.Measurement, error) {
 	if f.from != "" {
-		data, err := os.ReadFile(f.from)
+		data, err := readJSONInput(f.from)
 		if err != nil {
-			return nil, usageError{err}
+			return nil, err
 		}
 		var out validateOutput
 		if err := json.Unmarshal(data, &out); err != nil {
