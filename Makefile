@@ -18,7 +18,7 @@ PACKAGES := iverilog verilator yosys metis tcl g++ libxrt-dev
 # export's host program (make host).
 FILES    := /usr/include/xrt/xrt/xrt_device.h
 
-.PHONY: test tools vet staticcheck bench bench-go bench-tools fuzz build check-large fidelity
+.PHONY: test tools vet staticcheck bench bench-go bench-tools fuzz build check-large fidelity check-vitis
 
 build:
 	$(GO) build -o gravf-tui ./cmd/gravf-tui
@@ -36,6 +36,13 @@ test: tools vet
 # degree-32 graph of docs/CALIBRATION.md. Not part of make test.
 check-large: tools
 	GRAVF_LARGE=1 $(GO) test -count=1 -timeout 60m -v -run 'TestLargeRTLAgreesWithSimulator|TestRTLCyclesPerEdge' ./cmd/gravf-tui
+
+# check-vitis exports 21 Vitis designs (u280, u250, u55c; WCC, PR and BFS on
+# 1 and 2 FPGAs, WCC on 3; edges off-chip and in block RAM) and runs each
+# kernel testbench in Icarus and Verilator with the protocol checks on, and
+# make lint. make test runs four of them. Not part of make test.
+check-vitis: tools
+	GRAVF_VITIS_MATRIX=1 $(GO) test -count=1 -timeout 60m -v -run 'TestExportMatrix' ./vitis
 
 # fidelity runs gravf-tui validate on every point of the corpus, one
 # simulation per core, into out/fidelity.json, and prints the tables of

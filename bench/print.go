@@ -64,11 +64,21 @@ func (rep *Report) WriteText(w io.Writer, base *Report) error {
 	for i := range rep.Rows {
 		r := &rep.Rows[i]
 		fmt.Fprintln(tw, strings.Join(r.cells(base.Find(r.ID)), "\t"))
-		for _, n := range r.Notes {
-			fmt.Fprintf(tw, "    %s\t\t\t\t\t\n", n)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// Notes below the table, so that they do not widen its first column.
+	for i := range rep.Rows {
+		r := &rep.Rows[i]
+		for j, n := range r.Notes {
+			if j == 0 {
+				fmt.Fprintf(w, "\n%s:\n", r.ID)
+			}
+			fmt.Fprintf(w, "    %s\n", n)
 		}
 	}
-	return tw.Flush()
+	return nil
 }
 
 // WriteMarkdown prints the report as the table of docs/PERFORMANCE.md.

@@ -98,30 +98,74 @@ func TestExportSimulates(t *testing.T) {
 	testenv.NeedTool(t, "iverilog")
 	testenv.NeedTool(t, "verilator")
 	for _, d := range exportCases {
-		name := fmt.Sprintf("%s_%s_%dx%d_%s", d.board, d.kernel, d.fpgas, d.pes, d.mem)
-		t.Run(name, func(t *testing.T) {
-			dir, m := d.export(t)
-			icarus := resultLine(t, runMake(t, dir, "sim"))
-			verilator := resultLine(t, runMake(t, dir, "sim-verilator"))
-			if icarus != verilator {
-				t.Errorf("Icarus and Verilator disagree:\n  %s\n  %s", icarus, verilator)
-			}
-			if want := fmt.Sprintf("messages=%d ", m.Expected.Messages); !strings.Contains(icarus, want) {
-				t.Errorf("%s: want %s", icarus, want)
-			}
-			if d.kernel != "pr" {
-				var hashes []string
-				for _, k := range m.Vitis.Kernels {
-					hashes = append(hashes, k.StateSHA)
-				}
-				if want := "state_sha256=" + strings.Join(hashes, ","); !strings.HasSuffix(icarus, want) {
-					t.Errorf("%s: want %s", icarus, want)
-				}
-			}
-			runMake(t, dir, "lint")
-			t.Log(icarus)
-		})
+		t.Run(d.name(), func(t *testing.T) { checkSimulates(t, d) })
 	}
+}
+
+// TestExportMatrix is TestExportSimulates on every Alveo board with WCC,
+// PR and BFS on 1 and 2 FPGAs, and WCC on 3 (the most two QSFP28 cages
+// join), the edge memory alternating between off-chip and block RAM: 21
+// designs outside CI (make check-vitis sets GRAVF_VITIS_MATRIX).
+func TestExportMatrix(t *testing.T) {
+	if os.Getenv("GRAVF_VITIS_MATRIX") == "" {
+		t.Skip("every board, kernel and FPGA count: set GRAVF_VITIS_MATRIX=1 (make check-vitis)")
+	}
+	testenv.NeedTool(t, "iverilog")
+	testenv.NeedTool(t, "verilator")
+	seed := 0
+	for _, board := range []string{"u280", "u250", "u55c"} {
+		for _, k := range []string{"wcc", "pr", "bfs"} {
+			for fpgas := 1; fpgas <= 3; fpgas++ {
+				if fpgas == 3 && k != "wcc" {
+					continue
+				}
+				seed++
+				// BFS from vertex 0 on a uniform graph: on R-MAT vertex 0 may
+				// have no edges.
+				g, mem := fmt.Sprintf("rmat:scale=6,ef=4,seed=%d", seed), model.OffChip
+				if seed%2 == 0 || k == "bfs" {
+					g = fmt.Sprintf("uniform:v=64,d=4,seed=%d", seed)
+				}
+				if seed%2 == 0 {
+					mem = model.BRAM
+				}
+				d := design{board: board, kernel: k, graph: g, fpgas: fpgas, pes: 1 + seed%3, mem: mem}
+				t.Run(d.name(), func(t *testing.T) { checkSimulates(t, d) })
+			}
+		}
+	}
+}
+
+func (d design) name() string {
+	return fmt.Sprintf("%s_%s_%dx%d_%s", d.board, d.kernel, d.fpgas, d.pes, d.mem)
+}
+
+// checkSimulates exports d and runs make sim, make sim-verilator and make
+// lint on it (see TestExportSimulates).
+func checkSimulates(t *testing.T, d design) {
+	dir, m := d.export(t)
+	if m.Expected.Messages == 0 {
+		t.Fatalf("%s: the kernel sends no message on this graph, so its run would test little", d.graph)
+	}
+	icarus := resultLine(t, runMake(t, dir, "sim"))
+	verilator := resultLine(t, runMake(t, dir, "sim-verilator"))
+	if icarus != verilator {
+		t.Errorf("Icarus and Verilator disagree:\n  %s\n  %s", icarus, verilator)
+	}
+	if want := fmt.Sprintf("messages=%d ", m.Expected.Messages); !strings.Contains(icarus, want) {
+		t.Errorf("%s: want %s", icarus, want)
+	}
+	if d.kernel != "pr" {
+		var hashes []string
+		for _, k := range m.Vitis.Kernels {
+			hashes = append(hashes, k.StateSHA)
+		}
+		if want := "state_sha256=" + strings.Join(hashes, ","); !strings.HasSuffix(icarus, want) {
+			t.Errorf("%s: want %s", icarus, want)
+		}
+	}
+	runMake(t, dir, "lint")
+	t.Log(icarus)
 }
 
 // TestExportRefuses holds the export to what a card can run, each refusal

@@ -14,11 +14,14 @@ import (
 
 // TestSynth runs make synth (yosys synth_xilinx) on a kernel with its
 // edges in HBM and reports its resources, the kernel's infrastructure
-// (control, loader, writer, edge ports, links) beside its PEs.
+// (control, loader, writer, edge ports, links) beside its PEs. The kernel
+// has one PE, which make lint checks too (TestExportSimulates has more).
 func TestSynth(t *testing.T) {
 	testenv.NeedTool(t, "yosys")
+	testenv.NeedTool(t, "verilator")
 	d := design{board: "u280", kernel: "wcc", graph: "uniform:v=40,d=3,seed=1", fpgas: 2, pes: 1, mem: model.OffChip}
 	dir, m := d.export(t)
+	runMake(t, dir, "lint")
 	// FPGA 0's kernel: make synth would synthesise every FPGA's.
 	for _, k := range m.Vitis.Kernels[:1] {
 		cmd := exec.Command("yosys", "-q", "-l", "build/synth.log", "scripts/synth_"+k.Name+".ys")

@@ -283,10 +283,8 @@ gravf_vitis_loader #(.DW(DW), .NSEG(%[3]d), .NBUF(2), .MAXW(LDW),
 
 wire             rb_valid;
 wire [%[5]d:0]       rb_seg;
-reg  [%[5]d:0]       rb_seg_q;          // the PE whose state arrives this cycle
 wire [NP*ST-1:0] pe_rb_data;
-always @(posedge ap_clk) rb_seg_q <= rb_seg;
-gravf_vitis_writer #(.DW(DW), .NSEG(%[6]d), .NBUF(2), .MAXW(ST),
+%[9]sgravf_vitis_writer #(.DW(DW), .NSEG(%[6]d), .NBUF(2), .MAXW(ST),
 %[7]s
 ) writer (
     .clk(ap_clk), .rst(rst), .start(wb_start), .busy(wb_busy), .error(wb_error),
@@ -299,7 +297,8 @@ gravf_vitis_writer #(.DW(DW), .NSEG(%[6]d), .NBUF(2), .MAXW(ST),
     .m_axi_bvalid(m_axi_image_bvalid), .m_axi_bready(m_axi_image_bready), .m_axi_bresp(m_axi_image_bresp), .m_axi_bid(m_axi_image_bid)
 );
 `, tableName(tEdges, t.Sys.OffChip()), segBits(len(p.Load))-1, len(p.Load), segParams(p.Load),
-		segBits(len(p.Store))-1, len(p.Store), segParams(p.Store), map[bool]string{true: "ST-1:0", false: "rb_seg_q*ST +: ST"}[t.PEs == 1])
+		segBits(len(p.Store))-1, len(p.Store), segParams(p.Store), map[bool]string{true: "ST-1:0", false: "rb_seg_q*ST +: ST"}[t.PEs == 1],
+		map[bool]string{true: "", false: fmt.Sprintf("reg  [%d:0]       rb_seg_q;          // the PE whose state arrives this cycle\nalways @(posedge ap_clk) rb_seg_q <= rb_seg;\n", segBits(len(p.Store))-1)}[t.PEs == 1])
 }
 
 func (t *kernelTop) pes(b *strings.Builder) {
@@ -344,7 +343,7 @@ wire [NP-1:0]    unused_mem_req_valid, unused_mem_req_addr, unused_mem_resp_read
 		}
 		ldValid, rbValid := fmt.Sprintf("ld_valid && ld_seg[%d:2] == %d", segBits(len(t.Plan.Load))-1, l), fmt.Sprintf("rb_valid && rb_seg == %d", l)
 		if t.PEs == 1 {
-			ldValid, rbValid = "ld_valid", "rb_valid"
+			ldValid = "ld_valid" // the load segments are the PE's four tables
 		}
 		fmt.Fprintf(b, `
 gravf_pe #(
