@@ -197,7 +197,7 @@ func (f *graphFlags) dataset() (design.Dataset, error) {
 	}
 	if key, err := f.d.Check(); err != nil {
 		if key == "graph" {
-			return f.d, err // as a graph that fails to load
+			return f.d, usageError{err} // as a graph that fails to load
 		}
 		return f.d, usagef("%s: %v", flagFor(key), err)
 	}
