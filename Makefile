@@ -33,9 +33,11 @@ test: tools vet
 # scale-14 Graph500 graph, R-MAT scale 16) for 4 FPGAs with edges in block
 # RAM and off-chip, runs them in Verilator and compares the cycles with
 # sim --detail cycle; it also measures the PE's cycles per edge on the
-# degree-32 graph of docs/CALIBRATION.md. Not part of make test.
+# degree-32 graph of docs/CALIBRATION.md, and runs every LDBC Graphalytics
+# validation in Verilator (make test runs one graph per algorithm there).
+# Not part of make test.
 check-large: tools
-	GRAVF_LARGE=1 $(GO) test -count=1 -timeout 60m -v -run 'TestLargeRTLAgreesWithSimulator|TestRTLCyclesPerEdge' ./cmd/gravf-tui
+	GRAVF_LARGE=1 $(GO) test -count=1 -timeout 60m -v -run 'TestLargeRTLAgreesWithSimulator|TestRTLCyclesPerEdge|TestGraphalytics' ./cmd/gravf-tui
 
 # check-vitis exports 21 Vitis designs (u280, u250, u55c; WCC, PR and BFS on
 # 1 and 2 FPGAs, WCC on 3; edges off-chip and in block RAM) and runs each

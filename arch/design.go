@@ -37,8 +37,9 @@ const (
 	// MessageFIFODepth is the depth of the FIFO between the scatter kernel
 	// and gather.
 	MessageFIFODepth = 8
-	// SideFIFODepth is the depth of the FIFOs that carry a PE's own
-	// bookkeeping beside a kernel (local index, mask, halt bit).
+	// SideFIFODepth is the least depth of the FIFOs that carry a PE's own
+	// bookkeeping beside a kernel (local index, mask, halt bit); a kernel
+	// deeper than that gets a deeper FIFO (SideDepth).
 	SideFIFODepth = 16
 	// OrderFIFOExtra is what an off-chip PE's order FIFO holds beyond its
 	// requests in flight: a barrier marker and one entry of slack.
@@ -163,6 +164,20 @@ type Design struct {
 	// state and the edge data (the first edge field, which the graph's
 	// weight fills).
 	Update, Message, State, EdgeData Layout
+	// Global is the kernel's globals (none for most kernels): every
+	// vertex's apply contributes to them, each PE folds its contributions
+	// with a combine unit of GlobalLatency cycles (as many lanes) and sends
+	// the partial in its barrier marker's payload, and apply reads the fold
+	// of every PE's partial in the next superstep.
+	Global         Layout
+	GlobalLatency  int
+	GlobalIdentity []uint64 // per field: what a vertex that does not contribute gives
+	// SideDepth are the depths of the FIFOs beside the scatter, gather and
+	// apply kernels: a kernel of latency L holds L + 1 operations (its
+	// stages and its output register), so the FIFO beside it holds as many,
+	// SideFIFODepth at least and a power of two; hand-written kernels,
+	// whose latency the generator does not know, get SideFIFODepth.
+	SideDepth Latencies
 	// Item is an entry of a PE's update queue, as the crossbar takes it:
 	// barrier, halt, round, the mask of remote FPGAs that need it (the
 	// update filter), the sender and the payload. LinkItem is what the
@@ -213,6 +228,10 @@ func Derive(b *boards.Board, k *kernel.Kernel, o Options) (*Design, error) {
 	d.Update = kernelLayout("update payload", k.Spec.Update, c.UpdateT)
 	d.Message = kernelLayout("message payload", k.Spec.Message, c.MessageT)
 	d.State = kernelLayout("vertex state", k.Spec.Vertex, c.VertexT)
+	d.Global = kernelLayout("globals", k.Spec.Global, c.GlobalT)
+	d.GlobalLatency, d.GlobalIdentity = ReduceLatency(k), k.GlobalIdentity()
+	d.SideDepth = Latencies{Scatter: sideDepth(d.Latency.Scatter, d.HandWritten), Gather: sideDepth(d.Latency.Gather, d.HandWritten),
+		Apply: sideDepth(d.Latency.Apply, d.HandWritten)}
 	d.EdgeData = Layout{Name: "edge data"}
 	if len(k.Spec.Edge) > 0 {
 		d.EdgeData.Fields = []Field{{Name: k.Spec.Edge[0].Name, Width: c.EdgeT[0].Width}}
@@ -227,6 +246,16 @@ func Derive(b *boards.Board, k *kernel.Kernel, o Options) (*Design, error) {
 		return nil, fmt.Errorf("board %s: %w", b.Name, err)
 	}
 	return d, nil
+}
+
+// sideDepth is the depth of the FIFO beside a kernel of the given latency
+// (see Design.SideDepth).
+func sideDepth(latency int, handWritten bool) int {
+	d := SideFIFODepth
+	for !handWritten && d < latency+1 {
+		d *= 2
+	}
+	return d
 }
 
 func kernelLayout(name string, l kernel.Layout, ts []kernel.Type) Layout {

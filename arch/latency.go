@@ -77,3 +77,21 @@ func Latency(p *kernel.CheckedProgram) int {
 	}
 	return d + 1
 }
+
+// ReduceLatency is the pipeline depth of the unit that combines two values
+// of every global field of a kernel at once, in cycles: the slowest
+// field's operation plus the output register (as Latency counts a
+// program). It is also the number of lanes over which a PE interleaves its
+// contributions, so that the unit takes one per cycle. 0 when the kernel
+// has no globals.
+func ReduceLatency(k *kernel.Kernel) int {
+	if len(k.Spec.Global) == 0 {
+		return 0
+	}
+	l := 0
+	for i, t := range k.Checked.GlobalT {
+		ref := &kernel.Node{Op: kernel.OpRef, Ref: kernel.RefLocal, Type: t}
+		l = max(l, OpLatency(k.ReduceNode(i, ref, ref)))
+	}
+	return l + 1
+}

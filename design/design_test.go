@@ -153,7 +153,7 @@ func TestResolve(t *testing.T) {
 		t.Fatalf("kernel %v, edited %v", err, edited)
 	}
 	d := Dataset{Graph: "tri.txt", RandomWeights: 5, WeightSeed: 1}
-	g, file, err := d.Load(context.Background(), dir, true, nil)
+	g, file, err := d.Load(context.Background(), dir, true, false, nil)
 	if err != nil || file != filepath.Join(data, "tri.txt") || g.NumVertices() != 3 {
 		t.Fatalf("graph %v, file %q", err, file)
 	}
@@ -178,7 +178,7 @@ func TestResolve(t *testing.T) {
 		t.Error("a parameter the kernel lacks")
 	}
 	t.Setenv(DatasetsEnv, "")
-	if _, _, err := (&Dataset{Graph: "missing.txt"}).Load(context.Background(), dir, false, nil); err == nil || !strings.Contains(err.Error(), "$GRAVF_DATASETS") {
+	if _, _, err := (&Dataset{Graph: "missing.txt"}).Load(context.Background(), dir, false, false, nil); err == nil || !strings.Contains(err.Error(), "$GRAVF_DATASETS") {
 		t.Errorf("missing graph: %v", err)
 	}
 }

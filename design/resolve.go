@@ -245,33 +245,51 @@ func exists(p string) bool {
 	return err == nil
 }
 
+// BuiltinPrefix marks, in the file Load returns, a graph read from the
+// data embedded for the sample notebooks.
+const BuiltinPrefix = "built-in:"
+
 // Load reads or generates the graph. Weighted keeps (or draws) edge
-// weights, for kernels with edge data. It returns the file read ("" for a
-// generator). Cancelling ctx stops it; progress, when not nil, hears how
-// far it got.
-func (d *Dataset) Load(ctx context.Context, dir string, weighted bool, progress func(graph.LoadProgress)) (*graph.Graph, string, error) {
-	spec := d.Graph
-	file := d.Path(dir)
-	if file != "" {
-		if !exists(file) {
-			hint := ""
-			if os.Getenv(DatasetsEnv) == "" {
-				hint = " (relative names are looked up beside the notebook, then in $" + DatasetsEnv + ")"
-			}
-			return nil, file, &Error{Key: "graph", Msg: "no such file" + hint, Err: fmt.Errorf("graph %s: %w%s", d.Graph, fs.ErrNotExist, hint)}
-		}
-		spec = file
-	}
+// weights, for kernels with edge data, as float32 when float. A file name
+// resolves beside dir, then in $GRAVF_DATASETS, then among the graphs
+// embedded for the sample notebooks, so that those run from any folder.
+// It returns the file read ("" for a generator). Cancelling ctx stops it;
+// progress, when not nil, hears how far it got.
+func (d *Dataset) Load(ctx context.Context, dir string, weighted, float bool, progress func(graph.LoadProgress)) (*graph.Graph, string, error) {
 	// A form may have set the format's text; read it as a file would.
 	format, err := graph.ParseFormat(string(d.Format))
 	if err != nil {
-		return nil, file, &Error{Key: "format", Err: err}
+		return nil, "", &Error{Key: "format", Err: err}
 	}
 	if progress == nil {
 		progress = func(graph.LoadProgress) {}
 	}
-	g, err := graph.LoadContext(ctx, spec, graph.ReadOptions{Format: format, Directed: d.Directed, Weighted: weighted,
-		RandomWeights: d.RandomWeights, Seed: d.WeightSeed}, progress)
+	opt := graph.ReadOptions{Format: format, Directed: d.Directed, Weighted: weighted, FloatWeights: float,
+		RandomWeights: d.RandomWeights, Seed: d.WeightSeed}
+	spec, file := d.Graph, d.Path(dir)
+	if file != "" && !exists(file) {
+		if s, _ := graph.ParseSpec(d.Graph); !filepath.IsAbs(s.File) && slices.Contains(samples.DatasetNames(), s.File) {
+			r, err := samples.OpenDataset(s.File)
+			if err != nil {
+				return nil, "", keyErr("graph", err)
+			}
+			defer r.Close()
+			g, err := graph.Read(r, s.File, opt)
+			if err != nil {
+				return nil, "", keyErr("graph", err)
+			}
+			return g, BuiltinPrefix + s.File, nil
+		}
+		hint := ""
+		if os.Getenv(DatasetsEnv) == "" {
+			hint = " (relative names are looked up beside the notebook, then in $" + DatasetsEnv + ")"
+		}
+		return nil, file, &Error{Key: "graph", Msg: "no such file" + hint, Err: fmt.Errorf("graph %s: %w%s", d.Graph, fs.ErrNotExist, hint)}
+	}
+	if file != "" {
+		spec = file
+	}
+	g, err := graph.LoadContext(ctx, spec, opt, progress)
 	if err != nil && ctx.Err() == nil {
 		return nil, file, keyErr("graph", err)
 	}

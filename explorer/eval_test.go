@@ -13,7 +13,6 @@ import (
 
 	"github.com/gravf-tui/gravf-tui/arch"
 	"github.com/gravf-tui/gravf-tui/gen"
-	"github.com/gravf-tui/gravf-tui/internal/datasets"
 	"github.com/gravf-tui/gravf-tui/internal/testenv"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
@@ -302,8 +301,10 @@ func TestRecommendationsSayWhereLimitsBind(t *testing.T) {
 	}
 }
 
+// TestSampleNotebooksRun evaluates every built-in sample in a folder of its
+// own with no dataset folder set: their graphs are generated or built in.
 func TestSampleNotebooksRun(t *testing.T) {
-	t.Setenv(DatasetsEnv, datasets.Dir(t))
+	t.Setenv(DatasetsEnv, "")
 	for _, name := range samples.NotebookNames() {
 		t.Run(name, func(t *testing.T) {
 			nb, err := Sample(name)
@@ -324,6 +325,9 @@ func TestSampleNotebooksRun(t *testing.T) {
 					t.Fatal(err)
 				}
 				cells = append(cells, CellResult{Kind: c.In.Kind(), Output: out})
+				if d, ok := out.(*DatasetOutput); ok && d.File != "" && !strings.HasPrefix(d.File, builtinPrefix) {
+					t.Errorf("the dataset was read from %s, not from the built-in data", d.File)
+				}
 			}
 			checkSample(t, name, cells)
 		})

@@ -288,6 +288,9 @@ type DatasetOutput struct {
 	Spec  string      `json:"spec"`
 	File  string      `json:"file,omitempty"`
 	Stats graph.Stats `json:"stats"`
+	// Notes says what the reader changed without failing (real weights
+	// rounded to integers).
+	Notes []string `json:"notes,omitempty"`
 	graph *graph.Graph
 }
 
@@ -306,6 +309,9 @@ func (o *DatasetOutput) Text() string {
 	}
 	b.WriteString(strings.Join(parts, " "))
 	b.WriteString("\n")
+	for _, n := range o.Notes {
+		fmt.Fprintf(&b, "  note: %s\n", n)
+	}
 	return b.String()
 }
 
@@ -328,27 +334,28 @@ func (e *evaluator) kernelSpec() *kernel.Spec {
 }
 
 func (e *evaluator) dataset(in *Dataset) (Output, error) {
-	weighted := false
+	weighted, float := false, false
 	if s := e.kernelSpec(); s != nil {
-		weighted = len(s.Edge) > 0
+		weighted, float = s.Weights()
 	}
 	what := "generating " + in.Graph
 	if in.Source().Path(e.job.dir) != "" {
 		what = "loading " + in.Graph
 	}
 	e.progress(Progress{Text: what})
-	g, file, err := in.Source().Load(e.ctx, e.job.dir, weighted, func(p graph.LoadProgress) {
+	g, file, err := in.Source().Load(e.ctx, e.job.dir, weighted, float, func(p graph.LoadProgress) {
 		e.progress(Progress{Text: what + ": " + p.Stage, Done: p.Done, Total: p.Total})
 	})
 	if err != nil && !isCancel(err) {
 		return nil, blame(KindDataset, "graph", err)
 	}
-	if err != nil {
-		return nil, err
-	}
 	e.progress(Progress{Text: "degree statistics of " + in.Graph})
-	return &DatasetOutput{Spec: in.Graph, File: file, Stats: graph.ComputeStats(g), graph: g}, nil
+	return &DatasetOutput{Spec: in.Graph, File: file, Stats: graph.ComputeStats(g), Notes: g.Notes(), graph: g}, nil
 }
+
+// builtinPrefix marks, in DatasetOutput.File, a graph read from the data
+// embedded for the sample notebooks.
+const builtinPrefix = design.BuiltinPrefix
 
 // --- shared helpers for the cells that need a design --------------------------
 

@@ -10,6 +10,7 @@ import (
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
+	"github.com/gravf-tui/gravf-tui/teps"
 )
 
 // ModelOutput is the model cell's result, and `gravf-tui model --json`:
@@ -201,7 +202,7 @@ func (m *ModelOutput) WriteText(w io.Writer) {
 			fmt.Fprintf(w, "   %-4s %-16s %s\n", n, "-", m.Inapplicable(n))
 		}
 	}
-	fmt.Fprintf(w, "\nT_sys = %s, bound by %s\n", TEPS(m.TSys), model.LimitTitle(m.Binding))
+	fmt.Fprintf(w, "\nT_sys = %s, bound by %s (%s)\n", TEPS(m.TSys), model.LimitTitle(m.Binding), teps.GraVF.Label())
 	if m.Other != nil {
 		fmt.Fprintf(w, "%s at the same point: %s, bound by %s (%s/%s = %.2fx)\n", m.Other.Arch, TEPS(m.Other.TSys), model.LimitTitle(m.Other.Binding),
 			m.Arch, m.Other.Arch, m.TSys/m.Other.TSys)

@@ -16,6 +16,7 @@ import (
 	"github.com/gravf-tui/gravf-tui/internal/procgroup"
 	"github.com/gravf-tui/gravf-tui/model"
 	"github.com/gravf-tui/gravf-tui/sim"
+	"github.com/gravf-tui/gravf-tui/teps"
 )
 
 // --- partition --------------------------------------------------------------
@@ -108,7 +109,7 @@ func (o *SimulateOutput) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s, %d FPGAs x %d PEs, %s detail: %d cycles (%.3g s), %d messages in %d supersteps\n",
 		r.Arch, r.FPGAs, r.PEs, r.Detail, r.Cycles, r.Seconds, r.Messages, r.Supersteps)
-	fmt.Fprintf(&b, "  throughput %s; the model's T_sys %s; simulation/model %.2f\n", TEPS(r.TEPS), TEPS(r.ModelTSys), r.Efficiency)
+	fmt.Fprintf(&b, "  throughput %s; the model's T_sys %s; simulation/model %.2f (%s)\n", TEPS(r.TEPS), TEPS(r.ModelTSys), r.Efficiency, teps.GraVF.Label())
 	if p := o.PredictedTEPS(); p > 0 {
 		fmt.Fprintf(&b, "  predicted (latency-aware) %s; simulation/prediction %.2f\n", TEPS(p), r.TEPS/p)
 	}
@@ -258,11 +259,36 @@ func (o *ExportOutput) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "wrote %s: %d files; %d FPGAs x %d PEs of %s on %s; expect %d messages in %d supersteps\n",
 		o.Dir, len(m.Files), m.FPGAs, m.PEs, m.Kernel, m.Board, m.Expected.Messages, m.Expected.Supersteps)
-	b.WriteString(FileTree(m.Files))
+	b.WriteString(FileSummary(m.Files))
 	if o.Sim != "" {
 		fmt.Fprintf(&b, "make sim: %s\n", o.Sim)
 	}
 	return b.String()
+}
+
+// FileSummary sums a list of slash-separated paths up in one line: the
+// files at the top and the number of files in every top-level folder, in
+// the order they first appear (an export has hundreds of memory images).
+func FileSummary(files []string) string {
+	var parts []string
+	count := map[string]int{}
+	for _, f := range files {
+		dir, _, nested := strings.Cut(f, "/")
+		if !nested {
+			parts = append(parts, f)
+			continue
+		}
+		if count[dir] == 0 {
+			parts = append(parts, dir+"/")
+		}
+		count[dir]++
+	}
+	for i, p := range parts {
+		if dir, ok := strings.CutSuffix(p, "/"); ok {
+			parts[i] = fmt.Sprintf("%s/ (%d)", dir, count[dir])
+		}
+	}
+	return "  " + strings.Join(parts, ", ") + "\n"
 }
 
 // FileTree draws a list of slash-separated paths as an indented tree,

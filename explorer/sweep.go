@@ -19,6 +19,7 @@ import (
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
 	"github.com/gravf-tui/gravf-tui/sim"
+	"github.com/gravf-tui/gravf-tui/teps"
 )
 
 // The cost axes of a sweep's Pareto front.
@@ -300,7 +301,8 @@ func (s *sweeper) load(env *sweepEnv, p DesignPoint) error {
 	if p.Dataset != s.base.Dataset {
 		d := s.dataset0
 		d.Graph = p.Dataset
-		g, _, err := d.Load(s.e.ctx, dir, len(kspec.Edge) > 0, nil)
+		weighted, float := kspec.Weights()
+		g, _, err := d.Load(s.e.ctx, dir, weighted, float, nil)
 		if err != nil {
 			return err
 		}
@@ -600,7 +602,7 @@ func (o *SweepOutput) Text() string {
 	if !o.Complete {
 		fmt.Fprintf(&b, ", cancelled after %d", len(o.Points))
 	}
-	b.WriteString("\n")
+	fmt.Fprintf(&b, " (%s)\n", teps.GraVF.Label())
 	if p := o.Point(o.Best); p != nil {
 		fmt.Fprintf(&b, "best: %s\n", o.describe(p))
 	}

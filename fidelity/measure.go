@@ -157,7 +157,11 @@ func loadGraph(env Env, p Point, weighted bool) (*graph.Graph, error) {
 		if env.Datasets == "" {
 			return nil, errors.New("no dataset folder (set GRAVF_DATASETS or --datasets)")
 		}
-		spec = "file:" + filepath.Join(env.Datasets, p.Graph)
+		file := filepath.Join(env.Datasets, p.Graph)
+		if !fileExists(file) && fileExists(file+".gz") {
+			file += ".gz" // the repository's shipped copies
+		}
+		spec = "file:" + file
 		opt.Format = p.Format
 	}
 	return graph.Load(spec, opt)
@@ -263,7 +267,9 @@ func rel(got, want float64) float64 {
 
 // DatasetDir returns the dataset folder: $GRAVF_DATASETS, else the first
 // "shared/datasets" found beside the working directory or one of its
-// parents, else "".
+// parents, else the repository's own testdata/datasets above the working
+// directory (the shipped copies, gzip-compressed, which loadGraph reads as
+// they are), else "".
 func DatasetDir() string {
 	if d := os.Getenv("GRAVF_DATASETS"); d != "" {
 		return d
@@ -272,14 +278,23 @@ func DatasetDir() string {
 	if err != nil {
 		return ""
 	}
+	shipped := ""
 	for d := wd; ; d = filepath.Dir(d) {
 		for _, c := range []string{filepath.Join(d, "shared", "datasets"), filepath.Join(d, "..", "shared", "datasets")} {
 			if st, err := os.Stat(c); err == nil && st.IsDir() {
 				return c
 			}
 		}
+		if c := filepath.Join(d, "testdata", "datasets"); shipped == "" && fileExists(filepath.Join(d, "go.mod")) && fileExists(filepath.Join(c, "SOURCES.md")) {
+			shipped = c
+		}
 		if filepath.Dir(d) == d {
-			return ""
+			return shipped
 		}
 	}
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
 }

@@ -41,8 +41,10 @@ func generateAdapter(k *kernel.Kernel, d *arch.Design, program string) (string, 
 			{"state_in", "state_in_", "STW", d.State, false, "the destination's state"},
 			{"state_out", "state_out_", "STW", d.State, true, "its new state"}},
 		"apply": {{"state_in", "state_in_", "STW", d.State, false, "the vertex's state"},
+			{"global_in", "global_in_", "GLW", d.Global, false, "the globals (the last superstep's reduction)"},
 			{"state_out", "state_out_", "STW", d.State, true, "its new state"},
-			{"update_out", "update_out_", "UPW", d.Update, true, "the update payload"}},
+			{"update_out", "update_out_", "UPW", d.Update, true, "the update payload"},
+			{"global_out", "global_out_", "GLW", d.Global, true, "the vertex's contribution to the globals"}},
 		"scatter": {{"update_in", "update_in_", "UPW", d.Update, false, "the update payload"},
 			{"edge_in", "edge_in_", "EDW", edge, false, "the edge data"},
 			{"message_out", "message_out_", "MPW", d.Message, true, "the message payload"}},
@@ -83,6 +85,30 @@ func generateAdapter(k *kernel.Kernel, d *arch.Design, program string) (string, 
 		kparams = []vparam{{name: "VERTEXIDSIZE", value: "VID"}}
 	}
 	p.Instance(km.Name, kparams, "kernel", adapterConns(km, buses))
+	p.EndModule()
+	return p.String()
+}
+
+// combineAdapter writes gravf_combine_kernel, the combine unit of the
+// globals behind packed buses a, b and y (GLW bits, the first field in the
+// most significant bits), which gravf_globals drives.
+func combineAdapter(km *KernelModule, d *arch.Design) (string, error) {
+	gw := d.Global.Width()
+	buses := []adapterBus{{"a", "a_", "GLW", d.Global, false, "the left operands"}, {"b", "b_", "GLW", d.Global, false, "the right operands"},
+		{"y", "y_", "GLW", d.Global, true, "their combination"}}
+	var p printer
+	p.generatedHeader(" for the "+d.Kernel+" kernel", wrapText([]string{fmt.Sprintf("gravf_combine_kernel: the globals' combine unit, %s, behind packed buses (see gravf_globals).", km.Name)}, 76)...)
+	p.Module("gravf_combine_kernel", []vparam{{"GLW", fmt.Sprint(gw), "bits of the globals"}}, adapterPorts(km, buses))
+	p.NL()
+	p.Linef("generate")
+	p.Indent(func() {
+		p.Linef("if (GLW != %d) begin : check_widths", gw)
+		p.Indent(func() { p.Linef("gravf_combine_kernel_is_generated_for_GLW_%d error ();", gw) })
+		p.Linef("end")
+	})
+	p.Linef("endgenerate")
+	p.NL()
+	p.Instance(km.Name, nil, "kernel", adapterConns(km, buses))
 	p.EndModule()
 	return p.String()
 }

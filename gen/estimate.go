@@ -3,6 +3,7 @@ package gen
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -144,7 +145,11 @@ func Estimate(ctx context.Context, s *System, family string) (fpga, pe Resources
 		return fpga, pe, err
 	}
 	tot := ParseYosysStat(string(st))
-	return tot["fpga_top"], largestPE(tot), nil
+	pe = largestPE(tot)
+	if pe == (Resources{}) {
+		return fpga, pe, errors.New("yosys: the statistics name no module gravf_pe")
+	}
+	return tot["fpga_top"], pe, nil
 }
 
 // largestPE returns the resources of the largest PE among the modules of a

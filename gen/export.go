@@ -145,7 +145,7 @@ func Export(ctx context.Context, o ExportOptions) (*Manifest, error) {
 	o.Mem = arch.MemKind(m.Mem)
 
 	files := sys.Files
-	project := "gravf_" + k.Spec.Name
+	project := "gravf_" + k.Spec.Ident()
 	if err := sv.checkFiles(sys); err != nil {
 		return nil, err
 	}
@@ -378,7 +378,7 @@ func projectReadme(s *System, o ExportOptions, m *Manifest) string {
 	b.WriteString("## Use\n\n```sh\nmake sim            # Icarus: prints RESULT PASS cycles=<n> messages=<m>\nmake sim-verilator  # the same under Verilator\nmake lint           # verilator --lint-only -Wall\nmake synth          # yosys resource estimate per FPGA\nmake bit            # Vivado bitstreams (needs Vivado)\n```\n\n")
 	fmt.Fprintf(&b, "The testbench checks every final vertex state against the BSP reference and expects %d messages in %d supersteps (`manifest.json`). Before the result it prints `SUPERSTEP <s> start=<cycle>` as each superstep's first apply sweep begins.\n\n",
 		m.Expected.Messages, m.Expected.Supersteps)
-	b.WriteString("## Layout\n\n- `rtl/`: one module per file. `fpga_top.v` is the top of every FPGA (parameter `FPGA` selects which; it holds the design's parameter values for the hand-written `gravf_fpga.v`); `gravf_pe.v` a processing element, with `gravf_scatter_bram.v` or `gravf_scatter_offchip.v`, `gravf_barrier_counter.v` and `gravf_hazard.v`; `<kernel>_{gather,apply,scatter}.v` the kernels, behind the adapters `gravf_{gather,apply,scatter}_kernel.v` to the PE's packed buses; `gravf_crossbar.v`, `gravf_fifo.v`, `gravf_ram.v`, `gravf_delay.v` building blocks.\n")
+	b.WriteString("## Layout\n\n- `rtl/`: one module per file. `fpga_top.v` is the top of every FPGA (parameter `FPGA` selects which; it holds the design's parameter values for the hand-written `gravf_fpga.v`); `gravf_pe.v` a processing element, with `gravf_scatter_bram.v` or `gravf_scatter_offchip.v`, `gravf_barrier_counter.v`, `gravf_hazard.v` and, for kernels with globals, `gravf_globals.v`; `<kernel>_{gather,apply,scatter}.v` the kernels, behind the adapters `gravf_{gather,apply,scatter}_kernel.v` to the PE's packed buses; `gravf_crossbar.v`, `gravf_fifo.v`, `gravf_ram.v`, `gravf_delay.v` building blocks.\n")
 	if s.OffChip() {
 		b.WriteString("- `mem/`: `$readmemh` images. Per FPGA, `fpga<i>_edges.hex`: the off-chip edge memory (see below). Per PE: edge index (every vertex of the graph: first memory word, length, degree), id table (local index to global id), vertex info (filter mask, global id, degree), initial states.\n")
 		b.WriteString("- `tb/`: the system testbench, the link model (latency in cycles from the board), the edge memory model, and the expected states.\n")

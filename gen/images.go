@@ -76,7 +76,7 @@ func BuildImages(d *arch.Design, k *kernel.Kernel, g *graph.Graph, p *graph.Part
 			nbrs, ws := layout.Local(pe, uint32(u))
 			im.Index[u] = IndexEntry{Start: uint32(len(im.Edges)), Len: uint32(len(nbrs)), Degree: uint32(g.OutDegree(uint32(u)))}
 			for i, v := range nbrs {
-				e := EdgeEntry{Global: v, Local: p.Local[v], Data: 1}
+				e := EdgeEntry{Global: v, Local: p.Local[v], Data: kernel.UnitEdge(k)}
 				if ws != nil {
 					e.Data = uint64(ws[i])
 				}

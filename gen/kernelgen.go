@@ -60,7 +60,7 @@ func (b *kernelBuilder) fields(prefix string, l kernel.Layout, ts []kernel.Type,
 func (b *kernelBuilder) inputs(program string) {
 	k, n := b.k, b.n
 	c, s, vid := k.Checked, k.Spec, k.Checked.VertexIDBits
-	var state, msg, upd, edge []*signal
+	var state, msg, upd, edge, glob []*signal
 	level := b.in("level_in", arch.SuperstepBits, "the current superstep")
 	n.inputs = map[kernel.RefKind]func(int) *signal{kernel.RefSuperstep: func(int) *signal { return level }}
 	switch program {
@@ -77,8 +77,10 @@ func (b *kernelBuilder) inputs(program string) {
 		state = b.fields("state_in_", s.Vertex, c.VertexT, "vertex state field")
 		b.in("round_in", arch.RoundBits, "the superstep channel")
 		b.in("barrier_in", 1, "a barrier marker rides with this input")
+		glob = b.fields("global_in_", s.Global, c.GlobalT, "global (the last superstep's reduction)")
 		n.inputs[kernel.RefID] = func(int) *signal { return node }
 		n.inputs[kernel.RefDegree] = func(int) *signal { return deg }
+		n.inputs[kernel.RefGlobal] = func(i int) *signal { return glob[i] }
 	case "scatter":
 		upd = b.fields("update_in_", s.Update, c.UpdateT, "update field")
 		sender := b.in("sender_in", vid, "the vertex that issued the update")
@@ -121,6 +123,8 @@ func (b *kernelBuilder) statements(prog *kernel.CheckedProgram, src *kernel.Prog
 			assigned["message_out_"+s.Message[st.Index].Name] = sig
 		case kernel.TargetSend:
 			assigned["send"] = sig
+		case kernel.TargetGlobal:
+			assigned["global_out_"+s.Global[st.Index].Name] = sig
 		}
 	}
 	return assigned
@@ -175,6 +179,13 @@ func (b *kernelBuilder) outputs(program string, assigned map[string]*signal) {
 		for i, f := range s.Update {
 			pass("update_out_"+f.Name, assignedOr("update_out_"+f.Name, nil, c.UpdateT[i].Width), c.UpdateT[i].Width, "update field "+f.Name)
 		}
+		// A vertex that does not contribute to a global gives its identity.
+		ident := k.GlobalIdentity()
+		for i, f := range s.Global {
+			t := c.GlobalT[i]
+			id := b.n.add(&signal{kind: sigConst, width: t.Width, node: &kernel.Node{Op: kernel.OpConst, Type: t, Const: ident[i]}})
+			pass("global_out_"+f.Name, assignedOr("global_out_"+f.Name, id, t.Width), t.Width, "this vertex's contribution to global "+f.Name)
+		}
 		// Beside the outputs, inside the module.
 		first := len(n.outputs)
 		pass("send_q", assignedOr("send", nil, 1), 1, "")
@@ -203,7 +214,7 @@ func GenerateKernel(k *kernel.Kernel, program string) (*KernelModule, error) {
 	if pr.checked == nil && program != "scatter" {
 		return nil, fmt.Errorf("gen: kernel %s has no %s program", s.Name, program)
 	}
-	b := &kernelBuilder{k: k, m: &KernelModule{Name: s.Name + "_" + program, Program: program}, n: &netlist{}, port: map[string]*signal{}}
+	b := &kernelBuilder{k: k, m: &KernelModule{Name: s.Ident() + "_" + program, Program: program}, n: &netlist{}, port: map[string]*signal{}}
 	b.inputs(program)
 	assigned := map[string]*signal{}
 	if pr.checked != nil {

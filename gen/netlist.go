@@ -271,6 +271,9 @@ func (s *signal) logicExpr() (string, error) {
 		return fmt.Sprintf("(%s < %s) ? %s : %s", a(0), a(1), a(0), a(1)), nil
 	case kernel.OpMax:
 		return fmt.Sprintf("(%s > %s) ? %s : %s", a(0), a(1), a(0), a(1)), nil
+	case kernel.OpSatAdd:
+		// The sum wraps around exactly when it is below an operand.
+		return fmt.Sprintf("(%s + %s < %s) ? {%d{1'b1}} : %s + %s", a(0), a(1), a(0), w, a(0), a(1)), nil
 	case kernel.OpDiv:
 		return fmt.Sprintf("(%s == %d'd0) ? {%d{1'b1}} : %s / %s", a(1), w, w, a(0), a(1)), nil
 	case kernel.OpRem:

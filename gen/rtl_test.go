@@ -40,6 +40,7 @@ func TestBuildingBlocksLint(t *testing.T) {
 		"gravf_ram.v":             {{"-GWIDTH=8", "-GDEPTH=16"}, {"-GWIDTH=40", "-GDEPTH=1", "-GABITS=1"}},
 		"gravf_delay.v":           {{"-GWIDTH=8", "-GDELAY=0"}, {"-GWIDTH=1", "-GDELAY=1", "-GRESET=1"}, {"-GWIDTH=32", "-GDELAY=9"}},
 		"gravf_barrier_counter.v": {{"-GNPE=1"}, {"-GNPE=2"}, {"-GNPE=36"}},
+		"gravf_globals.v":         {{"-GGW=32", "-GCL=6", "-GNPE=4"}, {"-GGW=1", "-GCL=1", "-GNPE=1"}, {"-GGW=40", "-GCL=2", "-GNPE=9"}},
 		"gravf_hazard.v": {{"-GEXACT=1", "-GGL=1"}, {"-GEXACT=1", "-GGL=6", "-GLA=5", "-GNLOCAL=20"},
 			{"-GEXACT=0", "-GGL=1", "-GLA=4", "-GNLOCAL=9"}, {"-GEXACT=0", "-GLA=10", "-GNLOCAL=1000"}, {"-GEXACT=0", "-GLA=1", "-GNLOCAL=1"}},
 		"gravf_scatter_bram.v": {{}, {"-GNPE=4", "-GVID=10", "-GUPW=32", "-GLA=7", "-GED=16", "-GNVERTICES=1000", "-GNEDGES=500", "-GEA=9"}},

@@ -172,7 +172,7 @@ func (s *System) addRTL(k *kernel.Kernel, ims []PEImages, top bool) error {
 	for _, n := range names {
 		s.Files["rtl/"+n] = blocks[n]
 	}
-	name, d := k.Spec.Name, s.Design
+	name, d := k.Spec.Ident(), s.Design
 	usesLib := false
 	for _, prog := range []string{"gather", "apply", "scatter"} {
 		if d.HandWritten {
@@ -190,6 +190,19 @@ func (s *System) addRTL(k *kernel.Kernel, ims []PEImages, top bool) error {
 			return err
 		}
 		s.Files["rtl/gravf_"+prog+"_kernel.v"] = a
+	}
+	if len(k.Spec.Global) > 0 {
+		m, err := GenerateCombine(k)
+		if err != nil {
+			return err
+		}
+		s.Files["rtl/"+m.Name+".v"] = m.Verilog
+		usesLib = usesLib || strings.Contains(m.Verilog, "_unit (")
+		a, err := combineAdapter(m, d)
+		if err != nil {
+			return err
+		}
+		s.Files["rtl/gravf_combine_kernel.v"] = a
 	}
 	if usesLib {
 		for n, src := range LibraryFiles() {

@@ -142,7 +142,7 @@ func TestSystemLint(t *testing.T) {
 		nF     int
 		mem    *arch.EdgeMemory
 	}{{"wcc", 1, nil}, {"bfs", 2, nil}, {"sssp", 3, nil}, {"sswp", 2, nil},
-		{"wcc", 1, offChip}, {"sssp", 3, offChip}, {"pr", 2, offChip}} {
+		{"wcc", 1, offChip}, {"sssp", 3, offChip}, {"pr", 2, offChip}, {"pr-graphalytics", 2, nil}, {"pr-graphalytics", 1, offChip}} {
 		spec, _ := samples.Kernel(c.kernel)
 		g, err := graph.Load("grid:rows=8,cols=8,seed=1,maxw=9", graph.ReadOptions{Weighted: len(spec.Edge) > 0})
 		if err != nil {

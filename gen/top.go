@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -69,11 +70,19 @@ func topParams(s *System, ims []PEImages) []vparam {
 		vparam{"HAZARD_SLOTS", itoa(arch.HazardSlots), "slots of the paper's hazard detector at most"},
 		vparam{"IN_DEPTH", itoa(arch.InputFIFODepth), "FIFO depths"}, vparam{"KIN_DEPTH", itoa(arch.KernelInputFIFODepth), ""},
 		vparam{"KIN_SLACK", itoa(arch.KernelInputSlack), ""}, vparam{"MSG_DEPTH", itoa(arch.MessageFIFODepth), ""},
-		vparam{"SIDE_DEPTH", itoa(arch.SideFIFODepth), ""}, vparam{"ORDER_EXTRA", itoa(arch.OrderFIFOExtra), ""},
+		vparam{"SCATTER_SIDE", itoa(d.SideDepth.Scatter), "FIFOs beside the kernels: their latency + 1 at least"},
+		vparam{"GATHER_SIDE", itoa(d.SideDepth.Gather), ""}, vparam{"APPLY_SIDE", itoa(d.SideDepth.Apply), ""},
+		vparam{"ORDER_EXTRA", itoa(arch.OrderFIFOExtra), ""},
 		vparam{"QUEUE_EXTRA", itoa(arch.UpdateQueueExtra), ""}, vparam{"RX_DEPTH", itoa(arch.LinkReceiveFIFODepth), ""},
 		vparam{"TX_DEPTH", itoa(arch.LinkSendFIFODepth), ""},
 		vparam{"SSW", itoa(arch.SuperstepBits), "bits of the superstep number"}, vparam{"DW", itoa(arch.DegreeBits), "bits of an out-degree"},
 		vparam{"CW", itoa(arch.CounterBits), "bits of the message counters"},
+		vparam{"GW", itoa(d.Global.Width()), "globals: " + layoutDoc(d.Global)})
+	if d.Global.Width() > 0 {
+		ps = append(ps, vparam{"GCL", itoa(d.GlobalLatency), "cycles of the combine unit: the lanes of a PE's fold"},
+			vparam{"GLOBAL_IDENTITY", globalIdentity(d), "the reductions' identity"})
+	}
+	ps = append(ps,
 		vparam{"NLOCAL", perPE(nlocal), fmt.Sprintf("vertices per PE, PE %d first", len(ims)-1)})
 	if !s.OffChip() {
 		ps = append(ps, vparam{"NEDGES", perPE(nedges), fmt.Sprintf("edges per PE, PE %d first", len(ims)-1)})
@@ -111,6 +120,17 @@ func (s *System) PEParams(g int, load bool) []Param {
 		out = append(out, Param{f.param, strconv.Quote(peFile("mem", g, npe, f.kind)), ""})
 	}
 	return out
+}
+
+// globalIdentity is the identity of a design's globals as one sized
+// Verilog literal, the first field in the most significant bits.
+func globalIdentity(d *arch.Design) string {
+	v := new(big.Int)
+	for i, f := range d.Global.Fields {
+		v.Lsh(v, uint(f.Width))
+		v.Or(v, new(big.Int).SetUint64(d.GlobalIdentity[i]&(1<<f.Width-1)))
+	}
+	return fmt.Sprintf("%d'h%s", d.Global.Width(), v.Text(16))
 }
 
 func layoutDoc(l arch.Layout) string {

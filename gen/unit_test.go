@@ -13,8 +13,8 @@ import (
 // TestBuildingBlocksBehave runs the unit testbenches of the hand-written
 // building blocks that have behaviour of their own (testdata/unit/tb_<module>.v:
 // the delay line, the barrier counter, both hazard detectors, the
-// block-RAM scatter unit) in Icarus. Each drives its module with seeded
-// random stimulus, checks it against a model in the testbench and prints
+// block-RAM scatter unit, the globals unit) in Icarus. Each drives its
+// module with seeded random stimulus, checks it against a model in the testbench and prints
 // PASS. The PE, the FPGA and the crossbar are checked whole by the system
 // testbenches against the BSP reference and, cycle for cycle, against the
 // simulator (cmd/gravf-tui TestRTLAgreesWithSimulator).

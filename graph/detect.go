@@ -22,7 +22,7 @@ const detectHeadSize = 64 << 10
 // exactly. The rules, in order:
 //   - a %%MatrixMarket banner means Matrix Market;
 //   - a first line "c ...", "p ..." or "a ..." means DIMACS .gr;
-//   - a '#' comment means an edge list (METIS comments start with '%');
+//   - a '#' comment rules out METIS (whose comments start with '%');
 //   - a first line "n m [fmt [ncon]]" followed by lines that no edge list
 //     has (a line of one field, or lines of three or more different
 //     lengths) means METIS;
@@ -32,6 +32,10 @@ const detectHeadSize = 64 << 10
 //     2m neighbours (m or 2m when whole), and adjacency lists that list each
 //     other; when nothing tells the two apart, an extension .graph, .metis
 //     or .chaco chooses METIS;
+//   - lines of vertex ids only, of which some have more than three
+//     columns or whose lengths take three or more values (a vertex
+//     alone, with one neighbour, with two), are the vertex-based
+//     adjacency format of LDBC Graphalytics;
 //   - anything else that starts with a number is an edge list.
 //
 // It fails for empty, compressed or unrecognisable content.
@@ -44,7 +48,7 @@ func DetectFormat(name string, head []byte) (Format, error) {
 func detectFormat(name string, head []byte, complete bool) (Format, error) {
 	head = bytes.TrimPrefix(head, utf8BOM)
 	if len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b {
-		return FormatAuto, fmt.Errorf("%s: the file is gzip-compressed; decompress it first", name)
+		return FormatAuto, fmt.Errorf("%s: the content is gzip-compressed; detect the format of the decompressed data (Read does)", name)
 	}
 	if i := bytes.IndexByte(head, 0); i >= 0 {
 		return FormatAuto, fmt.Errorf("%s: binary data (a NUL byte at offset %d): not a graph in a text format", name, i)
@@ -76,13 +80,16 @@ func detectFormat(name string, head []byte, complete bool) (Format, error) {
 		return FormatDIMACS, nil
 	}
 
-	// The significant lines: '#' settles it for edge lists, '%' comments
-	// are skipped (both edge lists and METIS use them).
+	// The significant lines: '#' rules out METIS (whose comments start
+	// with '%'), '%' comments are skipped (both edge lists and METIS use
+	// them).
 	var sig [][]byte
+	hash := false
 	for _, l := range lines[first:] {
 		switch firstNonSpace(l) {
 		case '#':
-			return FormatEdgeList, nil
+			hash = true
+			continue
 		case '%':
 			continue
 		}
@@ -94,9 +101,9 @@ func detectFormat(name string, head []byte, complete bool) (Format, error) {
 		sig = sig[1:]
 	}
 	if len(sig) == 0 {
-		// Only '%' comments: an empty edge list, or a METIS file cut
-		// before its header; the extension decides.
-		if hasMETISExt(name) {
+		// Only comments: an empty edge list, or a METIS file cut before
+		// its header; the extension decides.
+		if !hash && hasMETISExt(name) {
 			return FormatMETIS, nil
 		}
 		return FormatEdgeList, nil
@@ -104,16 +111,46 @@ func detectFormat(name string, head []byte, complete bool) (Format, error) {
 	if c := firstNonSpace(sig[0]); c < '0' || c > '9' {
 		return FormatAuto, fmt.Errorf("%s: cannot detect the format: the first line %s is neither a Matrix Market banner, a DIMACS line, a METIS header nor an edge; force the format with --format", name, quoteField(sig[0]))
 	}
-	switch metisEvidence(sig, complete) {
-	case metisYes:
-		return FormatMETIS, nil
-	case metisNo:
-		return FormatEdgeList, nil
+	if !hash {
+		switch v := metisEvidence(sig, complete); {
+		case v == metisYes, v == metisMaybe && hasMETISExt(name):
+			return FormatMETIS, nil
+		}
 	}
-	if hasMETISExt(name) {
-		return FormatMETIS, nil
+	if adjacencyShaped(sig) {
+		return FormatAdj, nil
 	}
 	return FormatEdgeList, nil
+}
+
+// adjacencyShaped reports whether lines that are not METIS read as the
+// vertex-based adjacency format rather than as an edge list: every field
+// is a vertex id, and some line has more than the three columns of a
+// weighted edge, or the lines have three or more different lengths (a
+// vertex alone, with one neighbour, with two).
+func adjacencyShaped(sig [][]byte) bool {
+	widths := map[int]bool{}
+	for _, l := range sig {
+		n := 0
+		for i := 0; ; n++ {
+			var f []byte
+			if f, i = nextField(l, i); len(f) == 0 {
+				break
+			}
+			if !isDigits(f) {
+				return false
+			}
+		}
+		if n > 0 {
+			widths[n] = true
+		}
+	}
+	for w := range widths {
+		if w > 3 {
+			return true
+		}
+	}
+	return len(widths) >= 3
 }
 
 // splitHeadLines splits b at line ends, dropping '\r' before them; a final line

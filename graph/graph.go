@@ -27,8 +27,16 @@ type Graph struct {
 	Offsets []uint32
 	// Adj holds the out-neighbours of all vertices, list after list.
 	Adj []uint32
-	// Weights, when not nil, holds one weight per arc, parallel to Adj.
+	// Weights, when not nil, holds one weight per arc, parallel to Adj:
+	// unsigned integers, or the IEEE-754 bits of float32 values when
+	// FloatWeights is set. Weights are never negative, so in both cases
+	// the bits order like the values.
 	Weights []uint32
+	// FloatWeights tells that Weights hold float32 bits.
+	FloatWeights bool
+	// Rounded counts the real weights of the file that were rounded to
+	// integers (see ReadOptions.Weighted).
+	Rounded Rounding
 	// Labels maps a vertex id to the label it had in the input file. Nil
 	// means the identity (generated graphs, and files whose labels already
 	// are 0..V-1).
@@ -39,6 +47,46 @@ type Graph struct {
 	// arc when directed, the same unordered pair when undirected) appeared
 	// before. A weighted duplicate keeps the smallest weight.
 	Duplicates int
+}
+
+// Rounding records the real-valued weights that a reader rounded to store
+// them as integers, with the first one, so that a command can say so once.
+type Rounding struct {
+	// Count is the number of rounded weights.
+	Count int `json:"count"`
+	// File and Line locate the first one; Text is its spelling and To the
+	// integer it became.
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
+	Text string `json:"text,omitempty"`
+	To   uint32 `json:"to,omitempty"`
+}
+
+// Notes returns what a reader changed in the file's data without failing,
+// as sentences for the user (today: real weights rounded to integers).
+func (g *Graph) Notes() []string {
+	r := g.Rounded
+	if r.Count == 0 {
+		return nil
+	}
+	what := "a real edge weight was"
+	if r.Count > 1 {
+		what = fmt.Sprintf("%d real edge weights were", r.Count)
+	}
+	return []string{fmt.Sprintf("%s rounded to integers (the first at %s:%d: %s became %d); a kernel whose edge field is f32 (such as sssp-f32) keeps them",
+		what, r.File, r.Line, r.Text, r.To)}
+}
+
+// Weight returns the weight of the i-th arc (an index into Adj) as a
+// number: the integer, or the float32 value; 1 for unweighted graphs.
+func (g *Graph) Weight(i int) float64 {
+	switch {
+	case g.Weights == nil:
+		return 1
+	case g.FloatWeights:
+		return float64(math.Float32frombits(g.Weights[i]))
+	}
+	return float64(g.Weights[i])
 }
 
 // NumVertices returns V.

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"math"
 	"os"
 	"time"
 )
@@ -29,11 +30,21 @@ func LoadContext(ctx context.Context, spec string, opt ReadOptions, progress fun
 	if s.IsFile() {
 		return loadFile(s, opt, w)
 	}
-	g := genSpecFor(s.Gen, opt)
-	if err := checkGenMemory(g); err != nil {
+	gs := genSpecFor(s.Gen, opt)
+	if err := checkGenMemory(gs); err != nil {
 		return nil, err
 	}
-	return generate(g, w)
+	g, err := generate(gs, w)
+	if err != nil || !opt.FloatWeights || g.Weights == nil {
+		return g, err
+	}
+	// Generators draw integer weights; a kernel with an f32 edge field
+	// reads them as floats.
+	for i, x := range g.Weights {
+		g.Weights[i] = math.Float32bits(float32(x))
+	}
+	g.FloatWeights = true
+	return g, nil
 }
 
 // watch reports a load's progress and notices cancellation. A nil watch

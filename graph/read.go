@@ -3,6 +3,7 @@ package graph
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -38,11 +39,18 @@ const (
 // content unless opt.Format forces one. The graph's Name is the file's base
 // name, which is also how errors name the file (power.graph:7: ...), so that
 // messages stay short and do not depend on where the file lives.
+//
+// The Graphalytics pair (FormatVE) is two files: path names the .e file
+// (or the .v file) and the other one lies beside it. With FormatAuto, a
+// path ending in .e with a .v beside it is read as the pair.
 func ReadFile(path string, opt ReadOptions) (*Graph, error) {
 	return readFile(path, opt, nil)
 }
 
 func readFile(path string, opt ReadOptions, w *watch) (*Graph, error) {
+	if opt.Format == FormatVE || (opt.Format == FormatAuto && isVEPair(path)) {
+		return readVEFiles(path, opt, w)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -61,6 +69,10 @@ func readFile(path string, opt ReadOptions, w *watch) (*Graph, error) {
 // silently. Edge weights are kept only with opt.Weighted: then edges without
 // a weight in the file weigh 1, or a seeded random weight when
 // opt.RandomWeights > 0 (RandomWeights alone, without Weighted, adds none).
+//
+// gzip-compressed input (SNAP ships its graphs as .txt.gz) is decompressed
+// on the fly; the format is detected from the decompressed content and the
+// name without its .gz, and errors give the decompressed line numbers.
 func Read(r io.Reader, name string, opt ReadOptions) (*Graph, error) {
 	return read(r, name, opt, nil, 0)
 }
@@ -68,6 +80,15 @@ func Read(r io.Reader, name string, opt ReadOptions) (*Graph, error) {
 // read is Read with progress reports against size bytes (0: unknown).
 func read(r io.Reader, name string, opt ReadOptions, w *watch, size int64) (*Graph, error) {
 	br := bufio.NewReaderSize(r, readBufferSize)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		defer zr.Close()
+		br = bufio.NewReaderSize(&gzipErrors{zr, name}, readBufferSize)
+		size = 0 // the file's size is compressed: progress has no total
+	}
 	format := opt.Format
 	detected := false
 	if format == FormatAuto {
@@ -80,7 +101,7 @@ func read(r io.Reader, name string, opt ReadOptions, w *watch, size int64) (*Gra
 		default:
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		f, err := detectFormat(name, head, complete)
+		f, err := detectFormat(strings.TrimSuffix(name, ".gz"), head, complete)
 		if err != nil {
 			return nil, err
 		}
@@ -100,6 +121,10 @@ func read(r io.Reader, name string, opt ReadOptions, w *watch, size int64) (*Gra
 		g, err = readMETIS(lr, opt)
 	case FormatDIMACS:
 		g, err = readDIMACS(lr, opt)
+	case FormatAdj:
+		g, err = readAdj(lr, opt)
+	case FormatVE:
+		return nil, fmt.Errorf("%s: the ve format is a pair of files (NAME.v and NAME.e): give the path of the .e file", name)
 	default:
 		return nil, fmt.Errorf("%s: unknown format %q; valid formats are %s", name, string(format), formatList)
 	}
@@ -116,8 +141,23 @@ func read(r io.Reader, name string, opt ReadOptions, w *watch, size int64) (*Gra
 	return g, nil
 }
 
+// gzipErrors names the file in the errors of a gzip stream (a corrupt or
+// truncated archive), which the readers report as read errors.
+type gzipErrors struct {
+	r    io.Reader
+	name string
+}
+
+func (g *gzipErrors) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	if err != nil && !errors.Is(err, io.EOF) {
+		err = fmt.Errorf("gzip-compressed data: %w", err)
+	}
+	return n, err
+}
+
 // formatList is how errors list the values ParseFormat accepts.
-const formatList = "auto, edgelist (or snap), mtx, metis, dimacs (or gr)"
+const formatList = "auto, edgelist (or snap), mtx, metis, dimacs (or gr), adj, ve"
 
 // ParseFormat turns a --format value into a Format, so that the command line
 // and configuration files accept the same spellings, including the aliases
@@ -134,6 +174,10 @@ func ParseFormat(s string) (Format, error) {
 		return FormatMETIS, nil
 	case "dimacs", "gr":
 		return FormatDIMACS, nil
+	case "adj", "adjacency":
+		return FormatAdj, nil
+	case "ve":
+		return FormatVE, nil
 	}
 	return FormatAuto, fmt.Errorf("unknown format %q; valid formats are %s", s, formatList)
 }
@@ -181,7 +225,7 @@ type detectedError struct {
 func (e *detectedError) Error() string {
 	var others []string
 	for _, f := range Formats {
-		if f != e.format {
+		if f != e.format && f != FormatVE { // a pair of files is never detected from one
 			others = append(others, string(f))
 		}
 	}
@@ -393,56 +437,110 @@ func parseIntWeight(f []byte) (uint32, string) {
 	return uint32(x), ""
 }
 
-// parseRealWeight parses a real value and turns it into a weight: rounded,
-// at least 1 (a zero or negative real has no meaning as a distance, and a
-// weight 0 would let fractional weights such as 0.3 vanish), at most
-// MaxUint32.
-func parseRealWeight(f []byte) (uint32, string) {
-	x, err := strconv.ParseFloat(string(f), 64)
-	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return 0, fmt.Sprintf("value %s is not a number", quoteField(f))
-	}
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return 0, fmt.Sprintf("value %s is not a finite number", quoteField(f))
-	}
-	x = math.Round(x)
-	switch {
-	case x < 1:
-		return 1, ""
-	case x > math.MaxUint32:
-		return math.MaxUint32, ""
-	}
-	return uint32(x), ""
+// weightReader turns the weight fields of a file into stored weights under
+// the rules of ReadOptions.Weighted, and counts the real weights it rounds.
+type weightReader struct {
+	float   bool
+	rng     *rand.Rand
+	max     uint32
+	rounded Rounding
 }
 
-// parseWeight parses an edge-list weight: an integer as is, a real number
-// rounded as parseRealWeight does.
-func parseWeight(f []byte) (uint32, string) {
+func newWeightReader(opt ReadOptions) *weightReader {
+	w := &weightReader{float: opt.FloatWeights}
+	if opt.RandomWeights > 0 {
+		w.rng, w.max = rand.New(rand.NewPCG(opt.Seed, 0x9e3779b97f4a7c15)), opt.RandomWeights
+	}
+	return w
+}
+
+// missing returns the weight of an edge without one in the file: 1, or a
+// seeded draw from [1, RandomWeights].
+func (w *weightReader) missing() uint32 {
+	x := uint32(1)
+	if w.rng != nil {
+		x = 1 + w.rng.Uint32N(w.max)
+	}
+	return w.fromInt(x)
+}
+
+func (w *weightReader) fromInt(x uint32) uint32 {
+	if w.float {
+		return math.Float32bits(float32(x))
+	}
+	return x
+}
+
+// parse parses a weight written as an integer or a real number.
+func (w *weightReader) parse(lr *lineReader, f []byte) (uint32, error) {
 	if isSignedInteger(f) {
-		return parseIntWeight(f)
+		return w.parseInt(lr, f)
 	}
-	return parseRealWeight(f)
+	return w.parseReal(lr, f)
 }
 
-// weightSource gives the weights of edges whose file has none: 1, or a
-// seeded uniform draw from [1, max].
-type weightSource struct {
-	rng *rand.Rand
-	max uint32
+// parseInt parses a weight that the format declares to be an integer.
+func (w *weightReader) parseInt(lr *lineReader, f []byte) (uint32, error) {
+	x, msg := parseIntWeight(f)
+	if msg != "" {
+		return 0, lr.errorf("%s", msg)
+	}
+	return w.fromInt(x), nil
 }
 
-func newWeightSource(opt ReadOptions) *weightSource {
-	if opt.RandomWeights == 0 {
-		return &weightSource{}
+// parseReal parses a weight written as a real number. Stored as an integer,
+// it is rounded to the nearest one, and a positive weight to at least 1
+// (a weight 0 would make an edge of 0.3 free); the first rounding is kept
+// for Graph.Notes.
+func (w *weightReader) parseReal(lr *lineReader, f []byte) (uint32, error) {
+	x, err := strconv.ParseFloat(string(f), 64)
+	switch {
+	case err != nil && !errors.Is(err, strconv.ErrRange):
+		return 0, lr.errorf("weight %s is not a number", quoteField(f))
+	case math.IsNaN(x) || (math.IsInf(x, 0) && err == nil):
+		return 0, lr.errorf("weight %s is not a finite number", quoteField(f))
+	case x < 0 || (math.IsInf(x, -1)):
+		return 0, lr.errorf("weight %s is negative", quoteField(f))
 	}
-	return &weightSource{rng: rand.New(rand.NewPCG(opt.Seed, 0x9e3779b97f4a7c15)), max: opt.RandomWeights}
+	if w.float {
+		if x > math.MaxFloat32 {
+			return 0, lr.errorf("weight %s exceeds the f32 range (at most %g)", quoteField(f), math.MaxFloat32)
+		}
+		return math.Float32bits(float32(x)), nil
+	}
+	r := math.Round(x)
+	if r == 0 && x > 0 {
+		r = 1
+	}
+	if r > math.MaxUint32 {
+		return 0, lr.errorf("weight %s exceeds %d, the largest integer weight (a kernel whose edge field is f32 reads real weights)", quoteField(f), uint32(math.MaxUint32))
+	}
+	if r != x {
+		if w.rounded.Count == 0 {
+			w.rounded = Rounding{File: lr.name, Line: lr.n, Text: string(f), To: uint32(r)}
+		}
+		w.rounded.Count++
+	}
+	return uint32(r), nil
 }
 
-func (ws *weightSource) next() uint32 {
-	if ws.rng == nil {
-		return 1
+// finish records what the reader did with the weights in g.
+func (w *weightReader) finish(g *Graph, opt ReadOptions) *Graph {
+	if g.Weights != nil {
+		g.FloatWeights = opt.FloatWeights
+		g.Rounded = w.rounded
 	}
-	return 1 + ws.rng.Uint32N(ws.max)
+	return g
+}
+
+// isNumber reports whether f is an integer or a finite real number, as a
+// value column that is not read as a weight must be.
+func isNumber(f []byte) bool {
+	if isSignedInteger(f) {
+		return true
+	}
+	x, err := strconv.ParseFloat(string(f), 64)
+	return (err == nil || errors.Is(err, strconv.ErrRange)) && !math.IsNaN(x) && !math.IsInf(x, 0)
 }
 
 // oneBasedLabels returns the labels 1..n of the formats that number vertices

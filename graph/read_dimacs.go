@@ -12,6 +12,7 @@ func readDIMACS(lr *lineReader, opt ReadOptions) (*Graph, error) {
 		count    uint64
 		seenLine bool
 	)
+	ws := newWeightReader(opt)
 	for {
 		line, ok := lr.next()
 		if !ok {
@@ -82,9 +83,9 @@ func readDIMACS(lr *lineReader, opt ReadOptions) (*Graph, error) {
 			if f, i = nextField(line, i); len(f) == 0 {
 				return nil, lr.errorf("arc line %s has no weight; it must be \"a u v w\"", quoteField(line))
 			}
-			w, msg := parseIntWeight(f)
-			if msg != "" {
-				return nil, lr.errorf("%s", msg)
+			w, err := ws.parseInt(lr, f)
+			if err != nil {
+				return nil, err
 			}
 			if f, _ = nextField(line, i); len(f) != 0 {
 				return nil, lr.errorf("arc line %s has more than \"a u v w\"", quoteField(line))
@@ -111,5 +112,5 @@ func readDIMACS(lr *lineReader, opt ReadOptions) (*Graph, error) {
 		return nil, err
 	}
 	g.Labels = oneBasedLabels(int(n))
-	return g, nil
+	return ws.finish(g, opt), nil
 }

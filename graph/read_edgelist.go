@@ -11,8 +11,10 @@ import (
 // readEdgeList reads a SNAP-style edge list: "u v" or "u v w" per line,
 // separated by spaces or tabs, with '#' and '%' comment lines and blank lines.
 // Vertex ids are arbitrary uint64 labels; the graph's ids are their ranks.
-// A third column is the weight when opt.Weighted; further columns (SNAP
-// timestamps and the like) are ignored.
+// A third column is the weight when opt.Weighted, and must be a number in
+// any case; a line with more columns is an error, because reading only the
+// first two of "3 1 5 8" (a vertex and its neighbours, the adjacency
+// format) would silently give a wrong graph.
 func readEdgeList(lr *lineReader, opt ReadOptions) (*Graph, error) {
 	var (
 		pairs []uint64 // u0 v0 u1 v1 ...: labels, resolved at the end
@@ -24,13 +26,13 @@ func readEdgeList(lr *lineReader, opt ReadOptions) (*Graph, error) {
 		head      headerCheck
 		dd        = dedup{at: dedupFirst}
 	)
-	ws := newWeightSource(opt)
+	ws := newWeightReader(opt)
 	for {
 		line, ok := lr.next()
 		if !ok {
 			break
 		}
-		f, i := nextField(line, 0)
+		f, _ := nextField(line, 0)
 		if len(f) == 0 {
 			continue
 		}
@@ -40,29 +42,13 @@ func readEdgeList(lr *lineReader, opt ReadOptions) (*Graph, error) {
 			}
 			continue
 		}
-		u, msg := parseID(f)
-		if msg != "" {
-			return nil, lr.errorf("%s", msg)
-		}
-		f, i = nextField(line, i)
-		if len(f) == 0 {
-			return nil, lr.errorf("only one field; an edge needs two vertex ids")
-		}
-		v, msg := parseID(f)
-		if msg != "" {
-			return nil, lr.errorf("%s", msg)
-		}
-		var w uint32
-		if opt.Weighted {
-			if f, _ = nextField(line, i); len(f) == 0 {
-				w = ws.next()
-			} else if w, msg = parseWeight(f); msg != "" {
-				return nil, lr.errorf("%s", msg)
-			}
+		u, v, w, third, err := parseEdgeLine(lr, line, ws, opt)
+		if err != nil {
+			return nil, err
 		}
 		if head.edges == 0 {
 			firstLine = lr.n
-			if f, _ = nextField(line, i); len(f) == 0 {
+			if third == nil {
 				firstTwo = append(firstTwo[:0], line...)
 			}
 		}
@@ -83,13 +69,65 @@ func readEdgeList(lr *lineReader, opt ReadOptions) (*Graph, error) {
 			quoteField(firstTwo), head.m, head.n)
 	}
 	dd.es = nil
-	g, err := buildLabelled(lr.name, pairs, wts, opt)
+	g, err := buildLabelled(lr.name, pairs, wts, nil, opt)
 	if err != nil {
 		return nil, err
 	}
 	g.Duplicates += dd.duplicates
 	g.SelfLoops += dd.selfLoops
-	return g, nil
+	return ws.finish(g, opt), nil
+}
+
+// parseEdgeLine parses the edge of a non-comment line "u v [w]" of an edge
+// list or a Graphalytics .e file; third is the third column (nil if none).
+func parseEdgeLine(lr *lineReader, line []byte, ws *weightReader, opt ReadOptions) (u, v uint64, w uint32, third []byte, err error) {
+	f, i := nextField(line, 0)
+	u, msg := parseID(f)
+	if msg != "" {
+		return 0, 0, 0, nil, lr.errorf("%s", msg)
+	}
+	if f, i = nextField(line, i); len(f) == 0 {
+		return 0, 0, 0, nil, lr.errorf("only one field; an edge needs two vertex ids")
+	}
+	if v, msg = parseID(f); msg != "" {
+		return 0, 0, 0, nil, lr.errorf("%s", msg)
+	}
+	third, j := nextField(line, i)
+	if extra, _ := nextField(line, j); len(extra) != 0 {
+		return 0, 0, 0, nil, tooManyColumns(lr, line)
+	}
+	switch {
+	case opt.Weighted && len(third) == 0:
+		w = ws.missing()
+	case opt.Weighted:
+		w, err = ws.parse(lr, third)
+	case len(third) != 0 && !isNumber(third):
+		err = lr.errorf("third column %s is not a number: an edge list line is \"u v\" or \"u v weight\"", quoteField(third))
+	}
+	if len(third) == 0 {
+		third = nil
+	}
+	return u, v, w, third, err
+}
+
+// tooManyColumns is the error for an edge-list line of more than three
+// columns, pointing to the adjacency format when that is what it looks
+// like (every column a vertex id).
+func tooManyColumns(lr *lineReader, line []byte) error {
+	n := countLineFields(line)
+	hint := ""
+	ids := true
+	for i := 0; ; {
+		var f []byte
+		if f, i = nextField(line, i); len(f) == 0 {
+			break
+		}
+		ids = ids && isDigits(f)
+	}
+	if ids {
+		hint = "; if every line is a vertex followed by its neighbours (the LDBC Graphalytics adjacency format), read the file with --format adj"
+	}
+	return lr.errorf("the line has %d columns: an edge list line is \"u v\" or \"u v weight\"%s", n, hint)
 }
 
 // headerCheck follows the edges as they are read for looksLikeHeader.
@@ -244,7 +282,10 @@ func (d *dedup) compactStructs(pairs []uint64, wts []uint32, directed bool) ([]u
 // labels; when the labels are small numbers, as in most edge lists, a table
 // indexed by label finds the ranks in linear time, which halves the time to
 // read a file.
-func buildLabelled(name string, pairs []uint64, wts []uint32, opt ReadOptions) (*Graph, error) {
+//
+// extra lists labels of vertices that exist without edges (isolated
+// vertices of a Graphalytics file).
+func buildLabelled(name string, pairs []uint64, wts []uint32, extra []uint64, opt ReadOptions) (*Graph, error) {
 	weight := func(i int) uint32 {
 		if wts == nil {
 			return 0
@@ -255,18 +296,28 @@ func buildLabelled(name string, pairs []uint64, wts []uint32, opt ReadOptions) (
 	for _, l := range pairs {
 		maxLabel = max(maxLabel, l)
 	}
-	if maxLabel >= maxHeaderVertices || maxLabel > 4*uint64(len(pairs))+1<<16 {
+	for _, l := range extra {
+		maxLabel = max(maxLabel, l)
+	}
+	all := uint64(len(pairs) + len(extra))
+	if maxLabel >= maxHeaderVertices || maxLabel > 4*all+1<<16 {
 		b := NewBuilder(0, opt.Directed, opt.Weighted)
 		for i := 0; i < len(pairs); i += 2 {
 			b.AddLabelEdge(pairs[i], pairs[i+1], weight(i))
 		}
+		for _, l := range extra {
+			b.AddLabel(l)
+		}
 		return b.Build(name)
 	}
 	var rank []uint32
-	if len(pairs) > 0 {
+	if all > 0 {
 		rank = make([]uint32, maxLabel+1)
 	}
 	for _, l := range pairs {
+		rank[l] = 1
+	}
+	for _, l := range extra {
 		rank[l] = 1
 	}
 	n := 0

@@ -41,7 +41,7 @@ func ExampleRead() {
 	_, err := graph.Read(strings.NewReader(in), "broken.graph", graph.ReadOptions{})
 	fmt.Println(err)
 	// Output:
-	// broken.graph:5: neighbour 4 out of range 1..3 (read as metis, detected from the content; if the file is in another format, force it with --format edgelist|mtx|dimacs)
+	// broken.graph:5: neighbour 4 out of range 1..3 (read as metis, detected from the content; if the file is in another format, force it with --format edgelist|mtx|dimacs|adj)
 }
 
 // ExampleDetectFormat shows that the content decides, not the extension:

@@ -30,6 +30,9 @@ var readFuzzSeeds = []string{
 	"p sp 3 2\na 1 2 5\na 1 4 5\n",
 	"p sp 4000000000 0\n",
 	"2 1\n1113 1\n3 2\n",
+	"1 3 5\n2 4 5 10\n3 1 5 8 10\n4\n5 3 4 8\n",
+	"# adjacency\n7\n8 7\n9 7 8\n",
+	"1 2 0.5\n1 3 5.0\n2 1 1e30\n3 2 -0.0\n",
 	"",
 }
 
@@ -37,10 +40,7 @@ var readFuzzSeeds = []string{
 // either fails with an error naming the file, or returns a well-formed graph.
 func fuzzReadCheck(t *testing.T, data []byte, format Format, flags uint8) *Graph {
 	t.Helper()
-	opt := ReadOptions{Format: format, Directed: flags&1 != 0, Weighted: flags&2 != 0, Seed: uint64(flags)}
-	if flags&4 != 0 {
-		opt.RandomWeights = uint32(flags>>3) + 1
-	}
+	opt := fuzzOptions(format, flags)
 	var g *Graph
 	var err error
 	testenv.WithinBudget(t, len(data), func() { g, err = Read(bytes.NewReader(data), "fuzz.in", opt) })
@@ -80,6 +80,15 @@ func fuzzReadCheck(t *testing.T, data []byte, format Format, flags uint8) *Graph
 	return g
 }
 
+// fuzzOptions derives read options from the fuzzer's flag byte.
+func fuzzOptions(format Format, flags uint8) ReadOptions {
+	opt := ReadOptions{Format: format, Directed: flags&1 != 0, Weighted: flags&2 != 0, FloatWeights: flags&8 != 0, Seed: uint64(flags)}
+	if flags&4 != 0 {
+		opt.RandomWeights = uint32(flags>>4) + 1
+	}
+	return opt
+}
+
 func fuzzReadFormat(f *testing.F, format Format) {
 	for _, s := range readFuzzSeeds {
 		f.Add([]byte(s), uint8(0))
@@ -94,11 +103,41 @@ func FuzzReadEdgeList(f *testing.F) { fuzzReadFormat(f, FormatEdgeList) }
 func FuzzReadMTX(f *testing.F)      { fuzzReadFormat(f, FormatMTX) }
 func FuzzReadMETIS(f *testing.F)    { fuzzReadFormat(f, FormatMETIS) }
 func FuzzReadDIMACS(f *testing.F)   { fuzzReadFormat(f, FormatDIMACS) }
+func FuzzReadAdj(f *testing.F)      { fuzzReadFormat(f, FormatAdj) }
+
+// FuzzReadVE reads the two files of a Graphalytics pair, split from one
+// input at its first NUL byte, and checks that every .v vertex exists and
+// that errors name one of the two files.
+func FuzzReadVE(f *testing.F) {
+	f.Add([]byte("1\n2\n3\n\x001 2 0.5\n2 3 1\n"), uint8(2))
+	f.Add([]byte("1\n2\n3\n4\n\x001 2\n"), uint8(9))
+	f.Add([]byte("5\n5\n\x005 5 1\n"), uint8(0))
+	f.Add([]byte("1\n\x001 2 3 4\n"), uint8(3))
+	f.Fuzz(func(t *testing.T, data []byte, flags uint8) {
+		v, e, _ := bytes.Cut(data, []byte{0})
+		opt := fuzzOptions(FormatVE, flags)
+		var g *Graph
+		var err error
+		testenv.WithinBudget(t, len(data), func() {
+			g, err = ReadVE(bytes.NewReader(v), bytes.NewReader(e), "fuzz.v", "fuzz.e", opt)
+		})
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz.v") && !strings.HasPrefix(err.Error(), "fuzz.e") {
+				t.Fatalf("error does not name a file: %v", err)
+			}
+			return
+		}
+		readWellFormed(t, g)
+		if lines := bytes.Count(v, []byte("\n")) + 1; g.NumVertices() > lines {
+			t.Fatalf("%d vertices from a .v file of %d lines", g.NumVertices(), lines)
+		}
+	})
+}
 
 // FuzzDetect checks that detection never panics, that Read with FormatAuto
 // reads what DetectFormat names, and that the result is well-formed.
 func FuzzDetect(f *testing.F) {
-	names := []string{"in.txt", "in.graph", "in.mtx", "in.gr"}
+	names := []string{"in.txt", "in.graph", "in.mtx", "in.gr", "in-input"}
 	for _, s := range readFuzzSeeds {
 		for k := range names {
 			f.Add([]byte(s), uint8(k))

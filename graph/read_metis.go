@@ -103,7 +103,7 @@ func readMETIS(lr *lineReader, opt ReadOptions) (*Graph, error) {
 	n := int(h.n)
 	b := NewBuilder(n, opt.Directed, opt.Weighted)
 	b.Grow(int(min(h.m, growCap)))
-	ws := newWeightSource(opt)
+	ws := newWeightReader(opt)
 
 	// For undirected reading, the sorted neighbour lists read so far, to
 	// recognise mirrors.
@@ -158,16 +158,16 @@ func readMETIS(lr *lineReader, opt ReadOptions) (*Graph, error) {
 				if f, i = nextField(line, i); len(f) == 0 {
 					return nil, lr.errorf("neighbour %d has no edge weight (fmt %s declares edge weights)", v, fmtDigits(h))
 				}
-				x, msg := parseIntWeight(f)
-				if msg != "" {
-					return nil, lr.errorf("%s", msg)
+				x, err := ws.parseInt(lr, f)
+				if err != nil {
+					return nil, err
 				}
 				w = x
 			}
 			entries++
 			if opt.Directed {
 				if opt.Weighted && !h.ewgts {
-					w = ws.next()
+					w = ws.missing()
 				}
 				b.AddEdge(uint32(u-1), uint32(v-1), w)
 				continue
@@ -180,7 +180,7 @@ func readMETIS(lr *lineReader, opt ReadOptions) (*Graph, error) {
 				}
 			}
 			if opt.Weighted && !h.ewgts {
-				w = ws.next()
+				w = ws.missing()
 			}
 			b.AddEdge(uint32(u-1), uint32(v-1), w)
 		}
@@ -203,7 +203,7 @@ func readMETIS(lr *lineReader, opt ReadOptions) (*Graph, error) {
 		return nil, err
 	}
 	g.Labels = oneBasedLabels(n)
-	return g, nil
+	return ws.finish(g, opt), nil
 }
 
 // fmtDigits spells the header's fmt for messages.

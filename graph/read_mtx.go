@@ -122,7 +122,7 @@ func readMTX(lr *lineReader, opt ReadOptions) (*Graph, error) {
 		grow *= 2
 	}
 	b.Grow(int(grow))
-	ws := newWeightSource(opt)
+	ws := newWeightReader(opt)
 
 	count := uint64(0)
 	for {
@@ -157,28 +157,27 @@ func readMTX(lr *lineReader, opt ReadOptions) (*Graph, error) {
 			if f, i = nextField(line, i); len(f) == 0 {
 				return nil, lr.errorf("entry %s has %d fields: %s", quoteField(line), 2+k, h.shape(valueFields))
 			}
-			var msg string
-			var x uint32
-			switch h.field {
-			case "integer":
-				if !isSignedInteger(f) {
-					msg = "value " + quoteField(f) + " is not an integer"
-				} else if opt.Weighted {
-					x, msg = parseIntWeight(f)
-				}
+			var err error
+			switch {
+			case h.field == "integer" && !isSignedInteger(f):
+				err = lr.errorf("value %s is not an integer", quoteField(f))
+			case !opt.Weighted && !isNumber(f):
+				err = lr.errorf("value %s is not a number", quoteField(f))
+			case !opt.Weighted:
+			case h.field == "integer":
+				w, err = ws.parseInt(lr, f)
 			default:
-				x, msg = parseRealWeight(f)
+				w, err = ws.parseReal(lr, f)
 			}
-			if msg != "" {
-				return nil, lr.errorf("%s", msg)
+			if err != nil {
+				return nil, err
 			}
-			w = x
 		}
 		if f, _ = nextField(line, i); len(f) != 0 {
 			return nil, lr.errorf("entry %s has %d fields: %s", quoteField(line), countLineFields(line), h.shape(valueFields))
 		}
 		if opt.Weighted && valueFields == 0 {
-			w = ws.next()
+			w = ws.missing()
 		}
 		b.AddEdge(idx[0], idx[1], w)
 		if h.symmetric && opt.Directed && idx[0] != idx[1] {
@@ -196,5 +195,5 @@ func readMTX(lr *lineReader, opt ReadOptions) (*Graph, error) {
 		return nil, err
 	}
 	g.Labels = oneBasedLabels(n)
-	return g, nil
+	return ws.finish(g, opt), nil
 }

@@ -97,28 +97,27 @@ var datasetCases = []datasetCase{
 	{"fpgagraphlib-s14e16.graph", FormatEdgeList, false, 12522, 213113},
 }
 
-// TestReadDatasets reads every public graph of the dataset folder, once with
-// its format forced and once detected, and checks V and E against
-// SOURCES.md.
+// TestReadDatasets reads every public graph that ships with the repository
+// (and the large optional ones where they are present), once with its
+// format forced and once detected, and checks V and E against SOURCES.md.
 func TestReadDatasets(t *testing.T) {
-	dir := datasets.Dir(t)
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	known := map[string]bool{}
 	for _, tc := range datasetCases {
 		known[tc.file] = true
 	}
-	for _, e := range entries {
-		if !e.IsDir() && e.Name() != "SOURCES.md" && !known[e.Name()] {
-			t.Errorf("dataset %s has no case in datasetCases", e.Name())
+	for _, name := range datasets.Names(t) {
+		if !known[name] {
+			t.Errorf("dataset %s has no case in datasetCases", name)
 		}
 	}
 	for _, tc := range datasetCases {
+		path, ok := datasets.Optional(tc.file)
+		if !ok {
+			t.Logf("%s: a large dataset that does not ship; set $%s to read it too", tc.file, datasets.Env)
+			continue
+		}
 		for _, mode := range []string{"forced", "auto"} {
 			t.Run(tc.file+"/"+mode, func(t *testing.T) {
-				path := datasets.Path(t, tc.file)
 				opt := ReadOptions{Directed: tc.directed}
 				if mode == "forced" {
 					opt.Format = tc.format
@@ -262,7 +261,7 @@ func TestReadWrongForcedFormat(t *testing.T) {
 		want   string
 	}{
 		{"fpgagraphlib-GRCite.graph", FormatMETIS, "fpgagraphlib-GRCite.graph:3: neighbour 406 out of range 1..258"},
-		{"power.graph", FormatEdgeList, "power.graph:4: only one field"},
+		{"power.graph", FormatEdgeList, "power.graph:3: the line has 4 columns"},
 		{"karate.mtx", FormatEdgeList, "karate.mtx:1: this is a Matrix Market file"},
 		{"rome99.gr", FormatMETIS, "rome99.gr:1: header"},
 		{"astro-ph.graph", FormatDIMACS, "astro-ph.graph:1: line starts with \"16706\""},
@@ -295,9 +294,34 @@ func TestReadMalformed(t *testing.T) {
 		{"el", FormatEdgeList, ReadOptions{}, "18446744073709551616 1\n", `el:1: vertex id "18446744073709551616" exceeds 18446744073709551615`},
 		{"el", FormatEdgeList, ReadOptions{Weighted: true}, "1 2 3\r\n2 3 -4\r\n", `el:2: weight "-4" is negative`},
 		{"el", FormatEdgeList, ReadOptions{Weighted: true}, "1 2 4294967296\n", `el:1: weight "4294967296" exceeds 4294967295`},
-		{"el", FormatEdgeList, ReadOptions{Weighted: true}, "1 2 abc\n", `el:1: value "abc" is not a number`},
-		{"el", FormatEdgeList, ReadOptions{Weighted: true}, "1 2 NaN\n", `el:1: value "NaN" is not a finite number`},
+		{"el", FormatEdgeList, ReadOptions{Weighted: true}, "1 2 abc\n", `el:1: weight "abc" is not a number`},
+		{"el", FormatEdgeList, ReadOptions{Weighted: true}, "1 2 NaN\n", `el:1: weight "NaN" is not a finite number`},
 		{"el", FormatEdgeList, ReadOptions{}, "1,2\n", `el:1: vertex id "1,2" is not an integer`},
+		// Issue 16 item 7: a real weight that is negative or beyond the
+		// integer range is an error at its line, whatever its spelling.
+		{"el", FormatEdgeList, ReadOptions{Weighted: true}, "1 2 3\n2 3 -3.0\n", `el:2: weight "-3.0" is negative`},
+		{"el", FormatEdgeList, ReadOptions{Weighted: true}, "1 2 -7.5\n", `el:1: weight "-7.5" is negative`},
+		{"el", FormatEdgeList, ReadOptions{Weighted: true}, "1 2 -1e-9\n", `el:1: weight "-1e-9" is negative`},
+		{"el", FormatEdgeList, ReadOptions{Weighted: true}, "1 2 1e30\n", `el:1: weight "1e30" exceeds 4294967295, the largest integer weight...`},
+		{"el", FormatEdgeList, ReadOptions{Weighted: true}, "1 2 4294967296.0\n", `el:1: weight "4294967296.0" exceeds 4294967295, the largest integer weight...`},
+		{"el", FormatEdgeList, ReadOptions{Weighted: true}, "1 2 1e999\n", `el:1: weight "1e999" exceeds 4294967295, the largest integer weight...`},
+		{"el", FormatEdgeList, ReadOptions{Weighted: true, FloatWeights: true}, "1 2 1e39\n", `el:1: weight "1e39" exceeds the f32 range...`},
+		{"el", FormatEdgeList, ReadOptions{Weighted: true, FloatWeights: true}, "1 2 -0.5\n", `el:1: weight "-0.5" is negative`},
+		{"el", FormatEdgeList, ReadOptions{Weighted: true}, "1 2 -Inf\n", `el:1: weight "-Inf" is not a finite number`},
+		{"m.mtx", FormatMTX, ReadOptions{Weighted: true}, "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 -3.0\n", `m.mtx:3: weight "-3.0" is negative`},
+		{"m.mtx", FormatMTX, ReadOptions{Weighted: true}, "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 1e30\n", `m.mtx:3: weight "1e30" exceeds 4294967295...`},
+		// Issue 16 item 8: extra columns are errors, and the adjacency
+		// format is named where the line looks like one.
+		{"el", FormatEdgeList, ReadOptions{}, "0 1 2 3\n", `el:1: the line has 4 columns: an edge list line is "u v" or "u v weight"; if every line is a vertex followed by its neighbours (the LDBC Graphalytics adjacency format), read the file with --format adj`},
+		{"el", FormatEdgeList, ReadOptions{Weighted: true}, "0 1 2\n0 1 2.5 x\n", `el:2: the line has 4 columns: an edge list line is "u v" or "u v weight"`},
+		{"el", FormatAuto, ReadOptions{}, "0 1 foo\n", `el:1: third column "foo" is not a number: an edge list line is "u v" or "u v weight" (read as edgelist...`},
+		{"g.e", FormatEdgeList, ReadOptions{}, "1 2 0.5 7\n", `g.e:1: the line has 4 columns: an edge list line is "u v" or "u v weight"`},
+		// The adjacency format.
+		{"a", FormatAdj, ReadOptions{}, "1 2 3\n2 x\n", `a:2: neighbour: vertex id "x" is not an integer (an adjacency line is a vertex followed by its neighbours' ids)`},
+		{"a", FormatAdj, ReadOptions{}, "-1 2 3\n", `a:1: vertex id "-1" is negative`},
+		{"a", FormatAdj, ReadOptions{}, "1 2 3\n2 3\n1 4\n", `a:3: vertex 1 has a second line (the first is line 1)`},
+		{"a", FormatAuto, ReadOptions{}, "1 2 3 4\n2 3.5\n", `a:1: the line has 4 columns...`},
+		{"a.v", FormatVE, ReadOptions{}, "1\n2\n", `a.v: the ve format is a pair of files (NAME.v and NAME.e): give the path of the .e file`},
 		{"el", FormatEdgeList, ReadOptions{}, "1 2\r\r\n2 3\r4 5\r", "el:2: carriage return inside the line: the file seems to end its lines with CR alone; convert them to LF"},
 		{"r.gr", FormatDIMACS, ReadOptions{}, "p sp 3 1\ra 1 2 3\r", "r.gr:1: carriage return inside the line: the file seems to end its lines with CR alone; convert them to LF"},
 		{"el", FormatEdgeList, ReadOptions{}, "% made by a tool\n6 5\n0 1\n1 2\n2 3\n3 4\n4 5\n", `el:2: the line "6 5" looks like a header "vertices edges": exactly 5 edges follow, all between ids up to 6; an edge list has no header: delete the line or make it a '#' comment`},
@@ -356,12 +380,12 @@ func TestReadMalformed(t *testing.T) {
 		{"r.gr", FormatDIMACS, ReadOptions{}, "p sp 1000000000000 1\n", "r.gr:1: 1000000000000 vertices exceed the 32-bit id range (at most 4294967294)"},
 		{"r.gr", FormatDIMACS, ReadOptions{}, "p sp 4000000000 0\n", "r.gr:1: 4000000000 vertices but only 0 entries: more than 16777216 vertices would be isolated, the header looks corrupt"},
 		// Detected formats say so.
-		{"bad.graph", FormatAuto, ReadOptions{}, "3 2\n2\n1 3\n2\n\n1\n", "bad.graph:6: more vertex lines than the 3 declared on line 1 (read as metis, detected from the content; if the file is in another format, force it with --format edgelist|mtx|dimacs)"},
-		{"bad.txt", FormatAuto, ReadOptions{}, "1 2\n3 x\n", `bad.txt:2: vertex id "x" is not an integer (read as edgelist, detected from the content; if the file is in another format, force it with --format mtx|metis|dimacs)`},
+		{"bad.graph", FormatAuto, ReadOptions{}, "3 2\n2\n1 3\n2\n\n1\n", "bad.graph:6: more vertex lines than the 3 declared on line 1 (read as metis, detected from the content; if the file is in another format, force it with --format edgelist|mtx|dimacs|adj)"},
+		{"bad.txt", FormatAuto, ReadOptions{}, "1 2\n3 x\n", `bad.txt:2: vertex id "x" is not an integer (read as edgelist, detected from the content; if the file is in another format, force it with --format mtx|metis|dimacs|adj)`},
 		{"empty.txt", FormatAuto, ReadOptions{}, " \n\n", "empty.txt: the file is empty; nothing to detect a format from"},
-		{"x.gz", FormatAuto, ReadOptions{}, "\x1f\x8b\x08\x00", "x.gz: the file is gzip-compressed; decompress it first"},
+		{"x.gz", FormatAuto, ReadOptions{}, "\x1f\x8b\x08\x00", "x.gz: unexpected EOF"},
 		{"x", FormatAuto, ReadOptions{}, "hello world\n", `x: cannot detect the format: the first line "hello world" is neither...`},
-		{"x", Format("csv"), ReadOptions{}, "1,2\n", `x: unknown format "csv"; valid formats are auto, edgelist (or snap), mtx, metis, dimacs (or gr)`},
+		{"x", Format("csv"), ReadOptions{}, "1,2\n", `x: unknown format "csv"; valid formats are auto, edgelist (or snap), mtx, metis, dimacs (or gr), adj, ve`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.want, func(t *testing.T) {
@@ -391,10 +415,10 @@ func TestReadMalformedFixtures(t *testing.T) {
 		want string
 	}{
 		{"truncated.mtx", ReadOptions{Format: FormatMTX}, "truncated.mtx:9: file ends after 4 of the 6 entries declared on line 5 (truncated?)"},
-		{"truncated.mtx", ReadOptions{}, "truncated.mtx:9: file ends after 4 of the 6 entries declared on line 5 (truncated?) (read as mtx, detected from the content; if the file is in another format, force it with --format edgelist|metis|dimacs)"},
-		{"out-of-range.graph", ReadOptions{}, "out-of-range.graph:7: neighbour 5000 out of range 1..4941 (read as metis, detected from the content; if the file is in another format, force it with --format edgelist|mtx|dimacs)"},
+		{"truncated.mtx", ReadOptions{}, "truncated.mtx:9: file ends after 4 of the 6 entries declared on line 5 (truncated?) (read as mtx, detected from the content; if the file is in another format, force it with --format edgelist|metis|dimacs|adj)"},
+		{"out-of-range.graph", ReadOptions{}, "out-of-range.graph:7: neighbour 5000 out of range 1..4941 (read as metis, detected from the content; if the file is in another format, force it with --format edgelist|mtx|dimacs|adj)"},
 		{"out-of-range.graph", ReadOptions{Format: FormatMETIS}, "out-of-range.graph:7: neighbour 5000 out of range 1..4941"},
-		{"short-arcs.gr", ReadOptions{}, "short-arcs.gr:5: file ends after 3 of the 4 arcs declared on line 2 (truncated?) (read as dimacs, detected from the content; if the file is in another format, force it with --format edgelist|mtx|metis)"},
+		{"short-arcs.gr", ReadOptions{}, "short-arcs.gr:5: file ends after 3 of the 4 arcs declared on line 2 (truncated?) (read as dimacs, detected from the content; if the file is in another format, force it with --format edgelist|mtx|metis|adj)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
@@ -444,10 +468,26 @@ func TestReadValid(t *testing.T) {
 			arcs: []arc{{0, 1, 0}, {1, 0, 0}, {1, 2, 0}, {2, 1, 0}, {2, 3, 0}, {3, 2, 0}},
 		},
 		{
-			name:   "edge list ignores extra columns unweighted",
-			in:     "5 6 1234567 x\n",
+			name:   "edge list with a numeric third column read unweighted",
+			in:     "5 6 1234567\n",
 			format: FormatEdgeList, v: 2, labels: []uint64{5, 6},
 			arcs: []arc{{5, 6, 0}, {6, 5, 0}},
+		},
+		{
+			name:   "graphalytics adjacency, directed, with a vertex alone and one only as a neighbour",
+			opt:    ReadOptions{Directed: true},
+			in:     "1 3 5\n2 4 5 10\n3 1 5 8 10\n4\n",
+			format: FormatAdj, v: 7, labels: []uint64{1, 2, 3, 4, 5, 8, 10},
+			arcs:     []arc{{1, 3, 0}, {1, 5, 0}, {2, 4, 0}, {2, 5, 0}, {2, 10, 0}, {3, 1, 0}, {3, 5, 0}, {3, 8, 0}, {3, 10, 0}},
+			directed: true,
+		},
+		{
+			name:   "graphalytics adjacency, undirected, both directions listed",
+			opt:    ReadOptions{Weighted: true},
+			in:     "1 2 3\n2 1 3 4\n3 1 2\n4 2\n",
+			format: FormatAdj, v: 4, labels: []uint64{1, 2, 3, 4},
+			arcs: []arc{{1, 2, 1}, {1, 3, 1}, {2, 1, 1}, {2, 3, 1}, {2, 4, 1}, {3, 1, 1}, {3, 2, 1}, {4, 2, 1}},
+			dups: 4,
 		},
 		{
 			name:   "edge list with sparse 64-bit labels",
@@ -653,7 +693,7 @@ func TestBuildLabelledMatchesBuilder(t *testing.T) {
 					wts = append(wts, rng.Uint32N(9))
 				}
 			}
-			got, err := buildLabelled("x", pairs, wts, opt)
+			got, err := buildLabelled("x", pairs, wts, nil, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -762,7 +802,7 @@ func TestParseFormat(t *testing.T) {
 		}
 	}
 	_, err := ParseFormat("csv")
-	if err == nil || err.Error() != `unknown format "csv"; valid formats are auto, edgelist (or snap), mtx, metis, dimacs (or gr)` {
+	if err == nil || err.Error() != `unknown format "csv"; valid formats are auto, edgelist (or snap), mtx, metis, dimacs (or gr), adj, ve` {
 		t.Errorf("ParseFormat(csv) error %v", err)
 	}
 }

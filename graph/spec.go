@@ -253,6 +253,7 @@ func (s GenSpec) Validate() error {
 // Weighted adds none). The graph's name is the canonical spec with
 // those options applied, so it still reproduces the graph. Generators are
 // seeded by the spec's seed only (opt.Seed and opt.Format are for files).
+// opt.FloatWeights stores the generated integer weights as float32.
 // Any other spec is a file path and goes to ReadFile with opt unchanged.
 // A graph that would need more memory than the process may use
 // (internal/membudget) fails before anything is allocated.

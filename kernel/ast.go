@@ -40,7 +40,8 @@ const (
 	OpMin
 	OpMax
 	OpAbs
-	OpCast // convert Args[0] to Type
+	OpCast   // convert Args[0] to Type
+	OpSatAdd // satadd(a, b): unsigned addition that stops at all ones
 )
 
 var opNames = [...]string{
@@ -48,7 +49,7 @@ var opNames = [...]string{
 	OpNeg: "-", OpNot: "!", OpBitNot: "~", OpAdd: "+", OpSub: "-", OpMul: "*", OpDiv: "/",
 	OpRem: "%", OpShl: "<<", OpShr: ">>", OpAnd: "&", OpOr: "|", OpXor: "^", OpLAnd: "&&",
 	OpLOr: "||", OpEq: "==", OpNe: "!=", OpLt: "<", OpLe: "<=", OpGt: ">", OpGe: ">=",
-	OpCond: "?:", OpMin: "min", OpMax: "max", OpAbs: "abs", OpCast: "cast",
+	OpCond: "?:", OpMin: "min", OpMax: "max", OpAbs: "abs", OpCast: "cast", OpSatAdd: "satadd",
 }
 
 func (o Op) String() string {
@@ -76,11 +77,12 @@ const (
 	RefNeighbor                     // neighbor: the destination of the edge (scatter)
 	RefDegree                       // degree: out-degree of this vertex (init, apply) or of the sender (scatter)
 	RefSuperstep                    // superstep: the current superstep
+	RefGlobal                       // global.<f>: the reduction of the previous superstep's contributions (apply)
 )
 
 var refNames = [...]string{RefState: "state", RefMsg: "msg", RefUpdate: "update", RefEdge: "edge",
 	RefLocal: "local", RefID: "id", RefSender: "sender", RefNeighbor: "neighbor", RefDegree: "degree",
-	RefSuperstep: "superstep"}
+	RefSuperstep: "superstep", RefGlobal: "global"}
 
 func (r RefKind) String() string {
 	if int(r) < len(refNames) && refNames[r] != "" {
@@ -125,6 +127,7 @@ const (
 	TargetUpdate                        // update.<f> (apply)
 	TargetSend                          // send (apply)
 	TargetMessage                       // a message field (scatter)
+	TargetGlobal                        // global.<f>: this vertex's contribution (apply)
 )
 
 // Program is the parsed text of one of init, gather, apply and scatter.

@@ -133,6 +133,7 @@ func scalarRun(k *Kernel, g *graph.Graph) *Result {
 		k.Init(c, res.States[v*nf:v*nf+nf])
 	}
 	upd, msg, edge := make([]uint64, nu), make([]uint64, max(nm, 1)), make([]uint64, len(k.Checked.EdgeT))
+	next := k.GlobalIdentity() // this sweep's contributions, in vertex order
 	for s := 0; s < max(1000, n+2); s++ {
 		var senders []uint32
 		var updates []uint64
@@ -145,11 +146,15 @@ func scalarRun(k *Kernel, g *graph.Graph) *Result {
 				updates = append(updates, upd...)
 				msgs += int64(c.Degree)
 			}
+			k.Reduce(next, c.Contrib)
 		}
+		c.Global, next = next, c.Global
+		copy(next, k.GlobalIdentity())
 		res.Supersteps = append(res.Supersteps, Superstep{Index: s, Active: len(senders), Messages: msgs})
 		res.Messages += msgs
 		if len(senders) == 0 {
 			res.Converged = true
+			res.Saturated = c.Saturated
 			return res
 		}
 		c.Superstep = uint64(s + 1)
@@ -164,7 +169,7 @@ func scalarRun(k *Kernel, g *graph.Graph) *Result {
 				if !k.ScatterPerSender() {
 					c.Neighbor = uint64(w)
 					if len(edge) > 0 {
-						edge[0] = 1
+						edge[0] = UnitEdge(k)
 						if ws != nil {
 							edge[0] = uint64(ws[j])
 						}
@@ -177,13 +182,15 @@ func scalarRun(k *Kernel, g *graph.Graph) *Result {
 			}
 		}
 	}
+	res.Saturated = c.Saturated
 	return res
 }
 
 // TestRunMatchesScalar runs the sample kernels with the batch engine on
 // one and several workers and wants exactly the states, supersteps and
 // senders of the scalar engine (f32 kernels included: the order in which
-// a vertex receives its messages does not depend on the workers).
+// a vertex receives its messages does not depend on the workers, and the
+// globals are folded in vertex order), and as many saturated satadd sums.
 func TestRunMatchesScalar(t *testing.T) {
 	defer func(m int) { minVerticesPerWorker = m }(minVerticesPerWorker)
 	minVerticesPerWorker = 64
@@ -196,7 +203,26 @@ func TestRunMatchesScalar(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, name := range []string{"wcc", "bfs", "pr", "sssp", "sswp", "mixsender", "mixedge"} {
+			gf, err := graph.Load(spec, graph.ReadOptions{Weighted: true, FloatWeights: true, Directed: directed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Without weights an f32 edge field reads 1.0 (UnitEdge).
+			g0, err := graph.Load(spec, graph.ReadOptions{Directed: directed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, name := range []string{"wcc", "bfs", "pr", "sssp", "sswp", "mixsender", "mixedge", "bfs-depth", "pr-graphalytics", "sssp-f32", "sssp-f32/unweighted", "satsum"} {
+				g := g
+				switch name {
+				case "sssp-f32":
+					g = gf
+				case "sssp-f32/unweighted":
+					if g0.Weights != nil {
+						continue // the spec draws weights (maxw)
+					}
+					name, g = "sssp-f32", g0
+				}
 				k := bindSample(t, name, g)
 				want := scalarRun(k, g)
 				for _, procs := range []int{1, 3} {
@@ -208,6 +234,9 @@ func TestRunMatchesScalar(t *testing.T) {
 					if !slices.Equal(got.States, want.States) || !slices.Equal(got.Supersteps, want.Supersteps) {
 						t.Errorf("%s on %s (directed %v, %d procs): differs from the scalar engine", name, spec, directed, procs)
 					}
+					if got.Saturated != want.Saturated {
+						t.Errorf("%s on %s (directed %v, %d procs): %d saturated sums, the scalar engine %d", name, spec, directed, procs, got.Saturated, want.Saturated)
+					}
 				}
 			}
 		}
@@ -218,7 +247,7 @@ func TestRunMatchesScalar(t *testing.T) {
 // samples package imports this one).
 func bindSample(t *testing.T, name string, g *graph.Graph) *Kernel {
 	t.Helper()
-	src := mixKernels[name] + foldKernels[name]
+	src := mixKernels[name] + foldKernels[name] + satKernels[name]
 	b := []byte(src)
 	if src == "" {
 		var err error
@@ -258,6 +287,30 @@ apply = "send = state.n < 3 && superstep < 5\nupdate.x = state.x ^ u16(superstep
 scatter = "` + scatter + `"
 `
 }
+
+// satKernels saturate often: an 8-bit satadd in scatter (once per edge,
+// with a uniform operand), in gather and in apply, and an f32 global sum.
+var satKernels = map[string]string{"satsum": `name = "satsum"
+[layout]
+vertex = [["x", 8], ["n", 8], ["f", "f32"]]
+update = [["x", 8], ["pad", 32]]
+message = [["m", 8]]
+edge = [["w", 8]]
+global = [["s", "f32", "sum"], ["hi", 8, "max"]]
+[code]
+init = "x = u8(id * 37)\nf = f32(id) / 3.0"
+gather = "x = satadd(state.x, msg.m)"
+apply = '''
+send = state.n < 4
+update.x = satadd(state.x, u8(superstep * 90))
+update.pad = 0
+n = state.n + 1
+f = state.f + global.s
+global.s = state.f / 7.0
+global.hi = satadd(state.x, global.hi)
+'''
+scatter = "m = satadd(update.x, edge.w) + satadd(u8(250), u8(superstep * 3))"
+`}
 
 // foldKernels have gathers that pull recognises: an 8-bit sum that wraps,
 // and a min with its operands the other way round.

@@ -13,7 +13,7 @@ import (
 type Checked struct {
 	VertexIDBits int
 	// Field types of each layout, parallel to the Spec's layouts.
-	VertexT, EdgeT, UpdateT, MessageT []Type
+	VertexT, EdgeT, UpdateT, MessageT, GlobalT []Type
 	// Params holds the bound parameter values (f32 as bits), by name.
 	Params                       map[string]ParamValue
 	Init, Gather, Apply, Scatter *CheckedProgram
@@ -146,6 +146,10 @@ func (s *Spec) checkV(overrides map[string]string, vid int, lookup func(uint64) 
 		return ts
 	}
 	c.VertexT, c.EdgeT, c.UpdateT, c.MessageT = types(s.Vertex), types(s.Edge), types(s.Update), types(s.Message)
+	c.GlobalT = types(s.Global)
+	if e := checkGlobals(s, c); e != nil {
+		errs = append(errs, e)
+	}
 	nv := uint64(nverts)
 	ck := func(p *Program) *CheckedProgram {
 		if p == nil {
@@ -206,11 +210,10 @@ func checkProgram(s *Spec, c *Checked, p *Program, nv uint64) (*CheckedProgram, 
 				continue
 			}
 			if v.Type.untyped != 0 {
-				if v.Type.untyped == 2 {
-					k.errorf(st.Pos, "let %s = none needs a type: use a field or a cast", st.Target)
+				if v = k.typeLocal(st, v); v == nil {
+					k.failed[st.Target] = true
 					continue
 				}
-				v = k.convert(v, Uint(BitsFor(v.Const)))
 			}
 			out.Kind, out.Index, out.Value = TargetLocal, len(k.ltypes), v
 			k.locals[st.Target] = len(k.ltypes)
@@ -289,6 +292,13 @@ func (k *checker) target(st Stmt) (TargetKind, int, Type, bool) {
 					return TargetUpdate, i, k.c.UpdateT[i], true
 				}
 				k.errorf(st.Pos, "update has no field %s (fields: %s)", f, fieldNames(k.s.Update))
+				return 0, 0, Type{}, false
+			}
+			if f, ok := strings.CutPrefix(name, "global."); ok {
+				if i := k.s.Global.Index(f); i >= 0 {
+					return TargetGlobal, i, k.c.GlobalT[i], true
+				}
+				k.errorf(st.Pos, "global has no field %s (globals: %s)", f, fieldNames(k.s.Global))
 				return 0, 0, Type{}, false
 			}
 		}
@@ -382,6 +392,27 @@ func (k *checker) convert(v *Node, t Type) *Node {
 		return &Node{Op: OpConst, Type: t, Const: v.Const, Pos: v.Pos, Name: v.Name}
 	}
 	return v
+}
+
+// typeLocal gives a local defined by an untyped expression its type: the
+// width of the widest integer constant it can take. A local that may be
+// none has no width to take (none is all ones of a type), so it needs a
+// cast. It returns nil after reporting an error.
+func (k *checker) typeLocal(st Stmt, v *Node) *Node {
+	if v.Type.untyped >= 2 {
+		k.errorf(st.Pos, "let %s may be none, which needs a type: use a field or a cast such as u8(...)", st.Target)
+		return nil
+	}
+	return k.convert(v, Uint(constBits(v)))
+}
+
+// constBits is the width an untyped integer expression needs: the widest of
+// a conditional's arms, or the bits of a constant.
+func constBits(v *Node) int {
+	if v.Op == OpCond {
+		return max(constBits(v.Args[1]), constBits(v.Args[2]))
+	}
+	return BitsFor(v.Const)
 }
 
 // BitsFor returns the bits needed to write v (at least 1): the width an
@@ -598,7 +629,7 @@ func opWord(n *Node) string {
 var scope = map[string][]string{
 	"init":    {"id", "degree", "nvertices"},
 	"gather":  {"state.<f>", "msg.<f>", "id", "sender", "superstep", "nvertices"},
-	"apply":   {"state.<f>", "id", "degree", "superstep", "nvertices"},
+	"apply":   {"state.<f>", "global.<f>", "id", "degree", "superstep", "nvertices"},
 	"scatter": {"update.<f>", "edge.<f>", "sender", "neighbor", "degree", "superstep", "nvertices"},
 }
 
@@ -630,6 +661,8 @@ func (k *checker) ident(n *Node) *Node {
 			l, ts, r = k.s.Update, k.c.UpdateT, RefUpdate
 		case "edge":
 			l, ts, r = k.s.Edge, k.c.EdgeT, RefEdge
+		case "global":
+			l, ts, r = k.s.Global, k.c.GlobalT, RefGlobal
 		default:
 			k.errorf(n.Pos, "unknown name %s (in %s: %s)", name, k.prog, strings.Join(scope[k.prog], ", "))
 			return nil
@@ -657,6 +690,8 @@ func (k *checker) ident(n *Node) *Node {
 	switch name {
 	case "none":
 		return &Node{Op: OpConst, Type: untypedNone, Name: name, Pos: n.Pos}
+	case "inf":
+		return &Node{Op: OpConst, Type: F32, Const: uint64(math.Float32bits(float32(math.Inf(1)))), Name: name, Pos: n.Pos}
 	case "nvertices":
 		return &Node{Op: OpConst, Type: Uint(32), Const: k.nv, Name: name, Pos: n.Pos}
 	}
@@ -714,6 +749,20 @@ func (k *checker) call(n *Node) *Node {
 			return nil
 		}
 		return foldNode(&Node{Op: op, Type: t, Args: args, Pos: n.Pos})
+	case "satadd":
+		if !want(2) {
+			return nil
+		}
+		t, ok := k.unify(n, args)
+		if !ok {
+			return nil
+		}
+		if t.Float || t.untyped != 0 {
+			k.errorf(n.Pos, "satadd adds unsigned integers and needs a typed operand (f32 addition saturates at inf already)")
+			return nil
+		}
+		t.VID = false
+		return foldNode(&Node{Op: OpSatAdd, Type: t, Args: args, Pos: n.Pos})
 	case "abs":
 		if !want(1) {
 			return nil
@@ -739,7 +788,7 @@ func (k *checker) call(n *Node) *Node {
 		}
 		return k.cast(n, args[0], Uint(w))
 	}
-	k.errorf(n.Pos, "unknown function %s (functions: min, max, abs, f32, vid, u1..u64)", n.Name)
+	k.errorf(n.Pos, "unknown function %s (functions: min, max, satadd, abs, f32, vid, u1..u64)", n.Name)
 	return nil
 }
 

@@ -18,6 +18,12 @@ type Ctx struct {
 	Neighbor  uint64
 	Degree    uint64 // init, apply: this vertex's out-degree; scatter: the sender's
 	Superstep uint64
+	// Global holds the reduced globals apply reads (global.<f>); Apply
+	// writes this vertex's contributions to Contrib.
+	Global, Contrib []uint64
+	// Saturated counts the satadd operations whose sum did not fit and
+	// stopped at all ones, so that a run can say a field was too narrow.
+	Saturated int64
 
 	locals []uint64
 	vals   []uint64
@@ -55,6 +61,8 @@ type Kernel struct {
 	bsenders                         *vprogram
 	scatterCopy                      bool
 	scatterPerSender                 bool
+	reduce                           []func(a, b uint64) uint64
+	identity                         []uint64
 }
 
 // Env is what binding a spec needs to know.
@@ -89,6 +97,8 @@ func (s *Spec) Bind(env Env) (*Kernel, error) {
 	k.init = compileProgram(c.Init)
 	k.gather = compileProgram(c.Gather)
 	k.apply = compileProgram(c.Apply)
+	k.reduce = compileReduce(s, c)
+	k.identity = k.GlobalIdentity()
 	if c.Scatter == nil {
 		k.scatterCopy = true
 	} else {
@@ -117,7 +127,8 @@ func (s *Spec) Bind(env Env) (*Kernel, error) {
 func (k *Kernel) NewCtx() *Ctx {
 	n := max(k.init.nlocals, k.gather.nlocals, k.apply.nlocals, k.scatter.nlocals)
 	a := max(k.init.nassign, k.gather.nassign, k.apply.nassign, k.scatter.nassign)
-	return &Ctx{locals: make([]uint64, n), vals: make([]uint64, a)}
+	return &Ctx{locals: make([]uint64, n), vals: make([]uint64, a),
+		Global: k.GlobalIdentity(), Contrib: k.GlobalIdentity()}
 }
 
 // Init computes the initial state of vertex c.ID (with c.Degree set) into
@@ -134,10 +145,12 @@ func (k *Kernel) Gather(c *Ctx, state []uint64) {
 	k.gather.run(c, state, nil, nil)
 }
 
-// Apply runs the apply program on state (in place) and fills upd. It
-// reports whether the vertex sends upd this superstep.
+// Apply runs the apply program on state (in place) and fills upd, and
+// c.Contrib with the vertex's contributions to the globals (reading
+// c.Global). It reports whether the vertex sends upd this superstep.
 func (k *Kernel) Apply(c *Ctx, state, upd []uint64) bool {
 	c.State = state
+	copy(c.Contrib, k.identity)
 	var send uint64
 	k.apply.run(c, state, upd, &send)
 	return send != 0
@@ -207,6 +220,8 @@ func (p *program) run(c *Ctx, out, upd []uint64, send *uint64) {
 			upd[s.index] = vals[j]
 		case TargetSend:
 			*send = vals[j]
+		case TargetGlobal:
+			c.Contrib[s.index] = vals[j]
 		}
 		j++
 	}
@@ -275,6 +290,8 @@ func compileExpr(n *Node) evalFn {
 			return func(c *Ctx) uint64 { return c.Degree }
 		case RefSuperstep:
 			return func(c *Ctx) uint64 { return c.Superstep }
+		case RefGlobal:
+			return func(c *Ctx) uint64 { return c.Global[i] }
 		}
 		panic("kernel: unknown reference " + n.Ref.String())
 	case OpCast:
@@ -400,6 +417,17 @@ func compileInt(op Op, t Type, opw int, x, y evalFn) evalFn {
 		return func(c *Ctx) uint64 { return min(x(c), y(c)) }
 	case OpMax:
 		return func(c *Ctx) uint64 { return max(x(c), y(c)) }
+	case OpSatAdd:
+		return func(c *Ctx) uint64 {
+			a, b := x(c), y(c)
+			if s := a + b; s >= a && s <= m {
+				return s
+			}
+			if c != nil {
+				c.Saturated++
+			}
+			return m
+		}
 	case OpEq:
 		return func(c *Ctx) uint64 { return b2u(x(c) == y(c)) }
 	case OpNe:

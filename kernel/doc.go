@@ -24,14 +24,20 @@
 //
 // Values are unsigned integers of 1 to 64 bits or IEEE-754 binary32 (f32).
 // Integer arithmetic wraps at the operand width (the wider of the two); x/0
-// is all ones and x%0 is x, so every expression is total. Operators and
-// precedence follow Go: * / % << >> & (tightest), + - | ^, comparisons,
-// &&, || and the ternary c ? a : b (loosest). Built-in functions are
-// min, max, abs (f32), and the casts f32(x), vid(x) and uN(x) for any N.
-// f32-to-integer casts truncate toward zero and saturate; NaN becomes 0.
+// is all ones and x%0 is x, so every expression is total. satadd(a, b)
+// adds without wrapping: a sum that does not fit is all ones, the "none"
+// of a field (so an SSSP distance too long for its field reads as
+// unreachable instead of wrapping to a short one), and engines count such
+// sums (Ctx.Saturated) so that a run can say so. Operators and precedence
+// follow Go: * / % << >> & (tightest), + - | ^, comparisons, &&, || and
+// the ternary c ? a : b (loosest). Built-in functions are min, max,
+// satadd, abs (f32), and the casts f32(x), vid(x) and uN(x) for any N.
+// f32 arithmetic is IEEE-754 with round-to-nearest-even; f32-to-integer
+// casts truncate toward zero and saturate; NaN becomes 0.
 //
 // Names in scope depend on the program: id, degree, superstep, sender,
 // neighbor, nvertices, state.<f>, msg.<f>, update.<f>, edge.<f>, the
-// parameters, and the constant none (all ones at the width of its context,
-// the "no vertex" sentinel).
+// parameters, the constant none (all ones at the width of its context,
+// the "no vertex" sentinel) and the f32 constant inf (+infinity, the
+// distance of an unreachable vertex in f32 kernels).
 package kernel

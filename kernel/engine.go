@@ -68,6 +68,9 @@ type Result struct {
 	// Converged is false when the run stopped at MaxSupersteps (Run then
 	// returns a *LimitError too).
 	Converged bool
+	// Saturated counts the satadd sums that did not fit their width (see
+	// the package doc): a field too narrow for the values it would hold.
+	Saturated int64
 }
 
 // State returns the state of vertex v; it aliases Result.States.
@@ -75,25 +78,41 @@ func (r *Result) State(v uint32) []uint64 {
 	return r.States[int(v)*r.Fields : int(v)*r.Fields+r.Fields]
 }
 
-// EdgeData fills the edge fields of a kernel from a graph's weights: the
-// first edge field gets the weight (1 for unweighted graphs), others 0.
-// It fails when a weight does not fit the field.
+// EdgeData checks that a graph's weights can fill the edge fields of a
+// kernel: the first edge field gets the weight, others 0. Integer fields
+// take integer weights that fit them, f32 fields float weights
+// (graph.ReadOptions.FloatWeights; Spec.Weights says which a kernel needs).
 func EdgeData(k *Kernel, g *graph.Graph) error {
 	if len(k.Checked.EdgeT) == 0 || g.Weights == nil {
 		return nil
 	}
 	t := k.Checked.EdgeT[0]
-	if t.Float {
+	f := k.Spec.Edge[0].Name
+	switch {
+	case t.Float && !g.FloatWeights:
+		return fmt.Errorf("kernel %s: edge field %s is f32 but the graph's weights are integers; read the graph with float weights", k.Spec.Name, f)
+	case !t.Float && g.FloatWeights:
+		return fmt.Errorf("kernel %s: edge field %s is %s but the graph's weights are f32; read the graph with integer weights", k.Spec.Name, f, t)
+	case t.Float:
 		return nil
 	}
 	m := t.Mask()
 	for _, w := range g.Weights {
 		if uint64(w) > m {
 			return fmt.Errorf("kernel %s: edge weight %d does not fit edge field %s (%s); widen it (for example --param weightsize=32)",
-				k.Spec.Name, w, k.Spec.Edge[0].Name, t)
+				k.Spec.Name, w, f, t)
 		}
 	}
 	return nil
+}
+
+// UnitEdge returns the value of the first edge field for an edge of an
+// unweighted graph: weight 1, as an integer or as f32.
+func UnitEdge(k *Kernel) uint64 {
+	if len(k.Checked.EdgeT) > 0 && k.Checked.EdgeT[0].Float {
+		return uint64(math.Float32bits(1))
+	}
+	return 1
 }
 
 // Run executes the kernel on g in supersteps, exactly as the programming
@@ -145,6 +164,7 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 			messages = append(messages, w.messages...)
 			msgs += w.msgs
 		}
+		e.foldGlobals()
 		if opt.Senders != nil {
 			opt.Senders(s, senders)
 		}
@@ -157,6 +177,7 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 		if len(senders) == 0 {
 			res.Converged = true
 			e.states(res.States)
+			res.Saturated = e.saturated()
 			return res, nil
 		}
 		if e.fold != nil && float64(msgs) >= pullFraction*float64(g.NumArcs()) {
@@ -166,6 +187,7 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 		}
 	}
 	e.states(res.States)
+	res.Saturated = e.saturated()
 	return res, &LimitError{Limit: maxSteps}
 }
 

@@ -178,6 +178,44 @@ func TestEngineAgainstPlainGo(t *testing.T) {
 					}
 				}
 			})
+			t.Run("bfs-depth", func(t *testing.T) {
+				res := run(t, "bfs-depth", g, rootParam)
+				for v, l := range plainBFS(g, r) {
+					want := uint64(l)
+					if l < 0 {
+						want = none32
+					}
+					if got := res.State(uint32(v))[0]; got != want {
+						t.Fatalf("vertex %d: depth %d, want %d", g.Label(uint32(v)), got, want)
+					}
+				}
+			})
+			t.Run("sssp-f32", func(t *testing.T) {
+				fg := floatWeights(g)
+				res := run(t, "sssp-f32", fg, rootParam)
+				want := plainDijkstra(g, r, false) // integer sums below 2^24 are exact in f32
+				for v := range want {
+					w := float32(math.Inf(1))
+					if want[v] != math.MaxUint64 {
+						w = float32(want[v])
+					}
+					if got := math.Float32frombits(uint32(res.State(uint32(v))[0])); got != w {
+						t.Fatalf("vertex %d: dist %v, want %v", v, got, w)
+					}
+				}
+			})
+			t.Run("pr-graphalytics", func(t *testing.T) {
+				res := run(t, "pr-graphalytics", g, map[string]string{"iterations": "20"})
+				want := plainPRDangling(g, 0.85, 20)
+				worst := 0.0
+				for v := range want {
+					got := float64(math.Float32frombits(uint32(res.State(uint32(v))[0])))
+					worst = max(worst, math.Abs(got-want[v])/want[v])
+				}
+				if worst > 1e-4 {
+					t.Fatalf("worst relative error %.3g > 1e-4", worst)
+				}
+			})
 			t.Run("pr", func(t *testing.T) {
 				res := run(t, "pr", g, nil)
 				want := plainPR(g, 0.85, 30)
@@ -347,6 +385,48 @@ func plainDijkstra(g *graph.Graph, r uint32, widest bool) []uint64 {
 		}
 	}
 	return best
+}
+
+// floatWeights returns g with its weights (1 when it has none) as float32.
+func floatWeights(g *graph.Graph) *graph.Graph {
+	c := *g
+	c.Weights = make([]uint32, len(g.Adj))
+	for i := range c.Weights {
+		c.Weights[i] = math.Float32bits(float32(g.Weight(i)))
+	}
+	c.FloatWeights = true
+	return &c
+}
+
+// plainPRDangling is float64 PageRank as LDBC Graphalytics defines it: the
+// rank of the vertices without out-arcs is spread over every vertex.
+func plainPRDangling(g *graph.Graph, d float64, iters int) []float64 {
+	n := g.NumVertices()
+	r := make([]float64, n)
+	next := make([]float64, n)
+	for i := range r {
+		r[i] = 1 / float64(n)
+	}
+	for it := 0; it < iters; it++ {
+		dangling := 0.0
+		for i := range next {
+			next[i] = 0
+			if g.OutDegree(uint32(i)) == 0 {
+				dangling += r[i]
+			}
+		}
+		for u := 0; u < n; u++ {
+			deg := g.OutDegree(uint32(u))
+			for _, v := range g.Neighbors(uint32(u)) {
+				next[v] += r[u] / float64(deg)
+			}
+		}
+		for i := range next {
+			next[i] = (1-d)/float64(n) + d*(next[i]+dangling/float64(n))
+		}
+		r, next = next, r
+	}
+	return r
 }
 
 // plainPR is float64 Pregel-style PageRank.

@@ -25,6 +25,12 @@ type Spec struct {
 	// Layouts. Message equals Update when MessageIsUpdate.
 	Vertex, Edge, Update, Message Layout
 	MessageIsUpdate               bool
+	// Global lists the global fields: values every vertex contributes to
+	// in apply (global.<f> = ...), combined over all vertices by the
+	// field's reduction, and read back in the next superstep's apply
+	// (the PageRank of LDBC Graphalytics sums the rank of the dangling
+	// vertices this way).
+	Global Layout
 	// Programs. Scatter is nil when the message is the update, copied.
 	Init, Gather, Apply, Scatter *Program
 	// Verilog holds hand-written kernel modules found beside the spec
@@ -58,6 +64,7 @@ type rawSpec struct {
 		Edge    []any `toml:"edge"`
 		Update  []any `toml:"update"`
 		Message any   `toml:"message"`
+		Global  []any `toml:"global"`
 	} `toml:"layout"`
 	Params map[string]rawParam `toml:"params"`
 	PE     *PECost             `toml:"pe"`
@@ -73,7 +80,13 @@ type rawSpec struct {
 // hand-written dir/{gather,apply,scatter}.v. Errors name the file, line and
 // column.
 func LoadDir(fsys fs.FS, dir string) (*Spec, error) {
-	file := path.Join(dir, "kernel.toml")
+	return loadFile(fsys, dir, "kernel.toml")
+}
+
+// loadFile loads the kernel whose spec is dir/name, with the hand-written
+// Verilog beside it.
+func loadFile(fsys fs.FS, dir, name string) (*Spec, error) {
+	file := path.Join(dir, name)
 	data, err := tomldoc.ReadFS(fsys, file, specLimits)
 	if err != nil {
 		return nil, fromTOML(err)
@@ -96,7 +109,9 @@ func LoadDir(fsys fs.FS, dir string) (*Spec, error) {
 	return s, nil
 }
 
-// Load loads a kernel from a folder, or from a kernel.toml path, on disk.
+// Load loads a kernel from a folder, or from the path of its spec file
+// (kernel.toml or any other name, so that variants can sit side by side),
+// on disk.
 func Load(p string) (*Spec, error) {
 	st, err := os.Stat(p)
 	if err != nil {
@@ -109,7 +124,7 @@ func Load(p string) (*Spec, error) {
 		}
 		return s, nil
 	}
-	s, err := LoadDir(os.DirFS(filepath.Dir(p)), ".")
+	s, err := loadFile(os.DirFS(filepath.Dir(p)), ".", filepath.Base(p))
 	if err != nil {
 		return nil, relabel(err, p)
 	}
@@ -193,8 +208,8 @@ func (sp *specParser) spec() *Spec {
 	}
 	if s.Name == "" {
 		sp.add(Pos{File: sp.file, Line: 1, Col: 1}, "missing name = \"...\"")
-	} else if !validName(s.Name) {
-		sp.add(sp.at("name"), "kernel name %q must be a lower-case identifier", s.Name)
+	} else if !validKernelName(s.Name) {
+		sp.add(sp.at("name"), "kernel name %q must be an identifier, with '-' allowed between words (like sssp-f32)", s.Name)
 	}
 	s.Params = sp.params()
 	widthParams := map[string]bool{}
@@ -222,6 +237,7 @@ func (sp *specParser) spec() *Spec {
 	if s.MessageIsUpdate {
 		s.Message = s.Update
 	}
+	s.Global = sp.layout("global", raw.Layout.Global, true, widthParams)
 	s.Init = sp.program("init", raw.Code.Init, s)
 	s.Gather = sp.program("gather", raw.Code.Gather, s)
 	s.Apply = sp.program("apply", raw.Code.Apply, s)
@@ -268,8 +284,12 @@ func (sp *specParser) params() []Param {
 }
 
 // layout reads one layout's [name, width] (or [name, width, "none"])
-// entries.
+// entries; the globals' entries are [name, width, reduction].
 func (sp *specParser) layout(key string, v []any, emptyOK bool, widthParams map[string]bool) Layout {
+	attr, attrs := "none", "\"none\""
+	if key == "global" {
+		attr, attrs = "reduce", "a reduction (\"sum\", \"min\" or \"max\")"
+	}
 	var l Layout
 	base := sp.at("layout", key)
 	list := sp.doc.Root.Lookup("layout", key)
@@ -279,8 +299,12 @@ func (sp *specParser) layout(key string, v []any, emptyOK bool, widthParams map[
 		if n := list.Elem(i); n != nil {
 			ep = sp.pos(n)
 		}
-		if !ok || len(arr) < 2 || len(arr) > 3 {
-			sp.add(ep, "layout.%s: entry %d must be [\"name\", width] or [\"name\", width, \"none\"]", key, i+1)
+		if !ok || len(arr) < 2 || len(arr) > 3 || (attr == "reduce" && len(arr) != 3) {
+			if attr == "reduce" {
+				sp.add(ep, "layout.global: entry %d must be [\"name\", width, reduction] with a reduction \"sum\", \"min\" or \"max\"", i+1)
+			} else {
+				sp.add(ep, "layout.%s: entry %d must be [\"name\", width] or [\"name\", width, \"none\"]", key, i+1)
+			}
 			continue
 		}
 		name, ok := arr[0].(string)
@@ -307,11 +331,16 @@ func (sp *specParser) layout(key string, v []any, emptyOK bool, widthParams map[
 			continue
 		}
 		if len(arr) == 3 {
-			if a, ok := arr[2].(string); !ok || a != "none" {
-				sp.add(ep, "layout.%s: field %s: the only attribute is \"none\"", key, name)
+			a, _ := arr[2].(string)
+			switch {
+			case attr == "none" && a == "none":
+				f.None = true
+			case attr == "reduce" && (a == "sum" || a == "min" || a == "max"):
+				f.Reduce = a
+			default:
+				sp.add(ep, "layout.%s: field %s: the third element must be %s", key, name, attrs)
 				continue
 			}
-			f.None = true
 		}
 		if l.Index(name) >= 0 {
 			sp.add(ep, "layout.%s: field %s declared twice", key, name)
@@ -343,7 +372,8 @@ func (sp *specParser) program(name, text string, s *Spec) *Program {
 
 var reserved = map[string]bool{"id": true, "degree": true, "superstep": true, "sender": true,
 	"neighbor": true, "nvertices": true, "none": true, "state": true, "msg": true, "update": true,
-	"edge": true, "send": true, "let": true, "min": true, "max": true, "abs": true, "f32": true, "vid": true}
+	"edge": true, "send": true, "let": true, "min": true, "max": true, "abs": true, "f32": true, "vid": true,
+	"satadd": true, "inf": true, "global": true}
 
 func validName(s string) bool {
 	if s == "" || !isLetter(s[0]) {
@@ -356,6 +386,21 @@ func validName(s string) bool {
 	}
 	return true
 }
+
+// validKernelName accepts identifiers and words joined by single hyphens
+// (pr-graphalytics), which Ident turns into identifiers.
+func validKernelName(s string) bool {
+	for _, w := range strings.Split(s, "-") {
+		if !validName(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// Ident returns the kernel's name as an identifier, for the names of
+// generated modules and files: '-' becomes '_'.
+func (s *Spec) Ident() string { return strings.ReplaceAll(s.Name, "-", "_") }
 
 // fromTOML returns the errors of the TOML layer, which are the kernel's.
 func fromTOML(err error) error { return err }

@@ -57,7 +57,7 @@ func TestParseErrors(t *testing.T) {
 		{"bad width", func(s string) string { return strings.Replace(s, `["active", 1]`, `["active", 65]`, 1) },
 			"k.toml:3:39: layout.vertex: field active: width 65 is not in 1..64"},
 		{"unknown key", func(s string) string { return strings.Replace(s, "[code]", "colour = 1\n[code]", 1) },
-			"k.toml:6:1: layout.colour: unknown key (known keys in layout: edge, message, update, vertex)"},
+			"k.toml:6:1: layout.colour: unknown key (known keys in layout: edge, global, message, update, vertex)"},
 		{"toml syntax", func(s string) string { return strings.Replace(s, `name = "wcc"`, `name = "wcc`, 1) },
 			"k.toml:1:"},
 		{"constant overflow", func(s string) string { return strings.Replace(s, "active = 1\n", "active = 2\n", 1) },

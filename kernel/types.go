@@ -67,7 +67,10 @@ type Field struct {
 	// (reported as '-'), like an unreachable SSSP distance. Vertex-id
 	// fields always have this meaning.
 	None bool
-	Pos  Pos
+	// Reduce is the reduction of a global field ("sum", "min" or "max"):
+	// how the contributions of every vertex combine into one value.
+	Reduce string
+	Pos    Pos
 }
 
 // Layout is an ordered list of fields; order is bit order on the wire and

@@ -171,6 +171,12 @@ func (p *vprogram) node(n *Node, vary varying, localVary []bool) *vnode {
 	p.nslots++
 	if n.Op == OpRef {
 		v.uniform = !refVaries(n, vary, localVary)
+	} else if n.Op == OpSatAdd {
+		// Varying whatever its arguments, so that every element counts
+		// its own saturation (Ctx.Saturated).
+		for _, a := range n.Args {
+			v.args = append(v.args, p.node(a, vary, localVary))
+		}
 	} else {
 		v.uniform = true
 		for _, a := range n.Args {
@@ -277,6 +283,21 @@ func fillFor(n *Node, v *vnode) func(b *batch, out []uint64) {
 		}
 	case len(n.Args) == 1:
 		return unaryFill(n, arg(0))
+	case n.Op == OpSatAdd:
+		x, y, m := arg(0), arg(1), n.Type.Mask()
+		return func(b *batch, out []uint64) {
+			xs, ys := b.cols[x][:len(out)], b.cols[y][:len(out)]
+			var sat int64
+			for k := range out {
+				if s := xs[k] + ys[k]; s >= xs[k] && s <= m {
+					out[k] = s
+				} else {
+					out[k] = m
+					sat++
+				}
+			}
+			b.scalar.Saturated += sat
+		}
 	case n.Op == OpLAnd:
 		return binFill(arg(0), arg(1), func(out, x, y []uint64) {
 			for k := range out {

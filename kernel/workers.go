@@ -21,6 +21,11 @@ type engine struct {
 	fold     *pullFold
 	sent     []bool
 	msgDense []uint64
+	// Globals (kernels that have any): ng fields; global is what apply
+	// reads this superstep, contrib every vertex's contribution of the
+	// last apply sweep (ng values per vertex), folded in vertex order.
+	ng              int
+	global, contrib []uint64
 }
 
 // worker owns the vertices [lo, hi): it applies them and gathers the
@@ -29,6 +34,7 @@ type worker struct {
 	lo, hi uint32
 	b      batch
 	c      *Ctx
+	unit   uint64 // the edge value of a graph without weights (UnitEdge)
 	vals   []uint64
 	ids    []uint32
 	// The outcome of the last apply sweep of the range: the senders, their
@@ -52,6 +58,13 @@ func newEngine(k *Kernel, g *graph.Graph) *engine {
 	}
 	if !g.Directed && k.ScatterPerSender() {
 		e.fold = recogniseFold(k.Checked.Gather)
+	}
+	if e.ng = len(k.Checked.GlobalT); e.ng > 0 {
+		e.global = k.GlobalIdentity()
+		e.contrib = make([]uint64, n*e.ng)
+		for v := range n {
+			copy(e.contrib[v*e.ng:], e.global)
+		}
 	}
 	nw := max(1, min(runtime.GOMAXPROCS(0), 8, n/minVerticesPerWorker))
 	// Ranges of about equal arc counts: gather work follows the arcs.
@@ -89,7 +102,7 @@ func (e *engine) states(out []uint64) {
 
 func newWorker(e *engine, lo, hi uint32) *worker {
 	k := e.k
-	w := &worker{lo: lo, hi: hi, c: k.NewCtx(), ids: make([]uint32, vbatchSize)}
+	w := &worker{lo: lo, hi: hi, c: k.NewCtx(), ids: make([]uint32, vbatchSize), unit: UnitEdge(k)}
 	nprog := 0
 	for _, p := range []*vprogram{k.binit, k.bapply, k.bgather, k.bscatter} {
 		if p != nil {
@@ -163,10 +176,12 @@ func (w *worker) init(e *engine) {
 }
 
 // apply sweeps the range in superstep s and keeps its senders, their
-// updates (nu values each) and their out-degrees' sum.
+// updates (nu values each) and their out-degrees' sum, and every vertex's
+// contributions to the globals.
 func (w *worker) apply(e *engine, s int) {
 	p := e.k.bapply
 	w.c.Superstep = uint64(s)
+	copy(w.c.Global, e.global)
 	w.senders, w.updates, w.msgs = w.senders[:0], w.updates[:0], 0
 	send, upd := -1, make([]int, e.nu)
 	for i, st := range p.stmts {
@@ -197,11 +212,52 @@ func (w *worker) apply(e *engine, s int) {
 			}
 		}
 		w.storeStates(p)
+		w.storeContrib(e, p)
 	})
 	if e.k.bsenders != nil {
 		w.c.Superstep = uint64(s + 1) // scatter runs in the receiving superstep
 		w.scatterSenders(e)
 	}
+}
+
+// storeContrib keeps the contributions of p's last run, per vertex.
+func (w *worker) storeContrib(e *engine, p *vprogram) {
+	b := &w.b
+	for i, s := range p.stmts {
+		if s.kind != TargetGlobal {
+			continue
+		}
+		col := p.col(b, i)
+		for k, v := range b.ids[:b.n] {
+			x := w.vals[i]
+			if col != nil {
+				x = col[k]
+			}
+			e.contrib[int(v)*e.ng+s.index] = x
+		}
+	}
+}
+
+// foldGlobals reduces the contributions of the last apply sweep in vertex
+// order, whatever the number of workers (an f32 sum depends on the
+// order), into what the next apply sweep reads.
+func (e *engine) foldGlobals() {
+	if e.ng == 0 {
+		return
+	}
+	copy(e.global, e.k.identity)
+	for v := 0; v < len(e.contrib); v += e.ng {
+		e.k.Reduce(e.global, e.contrib[v:v+e.ng])
+	}
+}
+
+// saturated sums the workers' counts of satadd sums that did not fit.
+func (e *engine) saturated() int64 {
+	var n int64
+	for _, w := range e.workers {
+		n += w.c.Saturated
+	}
+	return n
 }
 
 // scatterSenders computes the message of every sender of the last apply
@@ -300,7 +356,7 @@ func (w *worker) scatterEdges(p *vprogram, ws []uint32, j, end int) {
 			if ws != nil {
 				e0[x] = uint64(ws[j+x])
 			} else {
-				e0[x] = 1
+				e0[x] = w.unit
 			}
 		}
 	}

@@ -44,8 +44,11 @@ type bpe struct {
 	bcSeen      int
 	bcHalt      bool
 	bcCompleted int64
-	hazardSlot  []int64
-	lastAny     int64
+	// globFor is the superstep whose last marker was counted, globReady
+	// the cycle the globals it completes are folded.
+	globFor, globReady int64
+	hazardSlot         []int64
+	lastAny            int64
 
 	issued, hazard, scatterBusy bool
 }
@@ -65,7 +68,7 @@ func newBaseline(s *Setup, p Params) *baseline {
 			id := f*s.PEs + l
 			mem := s.partition.Members[id]
 			q := &bpe{applyUnit: applyUnit{id: id, fpga: f, members: mem, uq: newRing[item](len(mem) + UpdateQueueExtra)},
-				in: newRing[item](InFIFODepth), outstanding: newRing[resp](p.InFlight + OrderFIFOExtra), bcCompleted: -1, bcHalt: true,
+				in: newRing[item](InFIFODepth), outstanding: newRing[resp](p.InFlight + OrderFIFOExtra), bcCompleted: -1, bcHalt: true, globFor: -1,
 				hazardSlot: make([]int64, b.hazard.slots(len(mem))), lastAny: math.MinInt32, barrierTo: -1}
 			for o := 0; o < s.PEs+s.FPGAs; o++ {
 				q.voq = append(q.voq, newRing[item](MsgFIFODepth+p.ScatterLatency))
@@ -163,6 +166,16 @@ func (b *baseline) stepGatherApply(q *bpe) {
 		if b.now < q.lastAny+b.hazard.hold {
 			q.hazard = true
 			return
+		}
+		if b.glob != nil && !(q.bcHalt && h.halt) {
+			// The last marker is counted; the globals of the next
+			// superstep take the fold of every PE's partial.
+			if q.globFor != int64(h.round) {
+				q.globFor, q.globReady = int64(h.round), b.now+b.glob.foldDelay(b.nPE)
+			}
+			if b.now < q.globReady {
+				return
+			}
 		}
 		bar := q.in.pop()
 		halt := q.bcHalt && bar.halt

@@ -26,7 +26,8 @@ type core struct {
 	updPay   [3][]uint64 // update payloads by round mod 3, indexed by vertex
 	edgeBuf  []uint64
 	hazard   hazard
-	prefetch bool // the scatter unit looks up the next list while it walks one (PEGenerated)
+	glob     *globals // nil when the kernel has none
+	prefetch bool     // the scatter unit looks up the next list while it walks one (PEGenerated)
 	offchip  bool
 
 	now          int64
@@ -45,6 +46,7 @@ func newCore(s *Setup, p Params) core {
 	}
 	c.edgeBuf = make([]uint64, len(k.Checked.EdgeT))
 	c.hazard = newHazard(p)
+	c.glob = newGlobals(k, c.nPE)
 	c.prefetch = s.PE != PEPaper
 	for v := 0; v < g.NumVertices(); v++ {
 		c.ctx.ID, c.ctx.Degree = uint64(v), uint64(g.OutDegree(uint32(v)))
@@ -109,18 +111,29 @@ func (c *core) applyStep(q *applyUnit) {
 		v := q.members[q.applyIdx]
 		x := c.ctx
 		x.ID, x.Degree, x.Superstep = uint64(v), uint64(c.g.OutDegree(v)), uint64(q.round)
+		if c.glob != nil {
+			x.Global = c.glob.read(q.round)
+		}
 		off := int(v) * c.nu
 		if c.k.Apply(x, c.state(v), c.updPay[q.round%3][off:off+c.nu]) {
 			q.uq.push(item{v: v, round: q.round, kind: kindUpdate, ready: c.now + int64(c.p.ApplyLatency)})
 			q.sent++
 			c.stepOf(q.round).active++
 		}
+		if c.glob != nil {
+			c.glob.contribute(q.id, q.applyIdx, x.Contrib)
+		}
 		q.applyIdx++
 		q.st.Apply++
 		c.progress()
 		return
 	}
-	q.uq.push(item{v: uint32(q.id), round: q.round, kind: kindBarrier, halt: q.sent == 0, ready: c.now + int64(c.p.ApplyLatency) + 1})
+	ready := c.now + int64(c.p.ApplyLatency) + 1
+	if c.glob != nil {
+		c.glob.finish(q.id, q.round)
+		ready += c.glob.markerDelay()
+	}
+	q.uq.push(item{v: uint32(q.id), round: q.round, kind: kindBarrier, halt: q.sent == 0, ready: ready})
 	q.mode = modeGather
 	q.st.Apply++
 	c.progress()

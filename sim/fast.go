@@ -75,7 +75,7 @@ func newFastM(ctx context.Context, s *Setup, p Params) *fastM {
 		f.filter = graph.NewFilter(s.Graph, s.partition)
 	}
 	hz := newHazard(p)
-	f.fm = fastMachine{p: &f.p, hold: hz.hold, prefetch: s.PE != PEPaper, offchip: s.Mem == MemOffChip}
+	f.fm = fastMachine{p: &f.p, hold: hz.hold, prefetch: s.PE != PEPaper, offchip: s.Mem == MemOffChip, fold: f.fold}
 	for x := 0; x < f.nF; x++ {
 		f.fm.mem = append(f.fm.mem, newMemArbiter(p.MemWordsPerCycle, s.PEs))
 		f.fpgas = append(f.fpgas, &fxFPGA{id: x, out: make([]*fxLink, f.nF), lastW: never, passedAt: never, ifAt: -1})
@@ -87,7 +87,7 @@ func newFastM(ctx context.Context, s *Setup, p Params) *fastM {
 		n := len(s.partition.Members[id])
 		q := newFastPE(id, id/f.nP, n, &f.p, hz)
 		f.pes = append(f.pes, q)
-		f.queues = append(f.queues, firstQueue(id, n, &f.p))
+		f.queues = append(f.queues, f.firstQueue(id, n, &f.p))
 	}
 	for a := 0; a < f.nF; a++ {
 		for b := 0; b < f.nF; b++ {

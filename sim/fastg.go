@@ -107,7 +107,7 @@ func newFastG(ctx context.Context, s *Setup, p Params) *fastG {
 		n := len(s.partition.Members[id])
 		q := &gPE{id: id, fpga: id / f.nP, members: n, outstanding: newRing[resp](p.InFlight + 2), barrierTo: -1,
 			bcHalt: true, bcDone: -1, applyAt: -1, apply: int64(n) + 1}
-		q.queue = firstQueue(id, n, &f.p)
+		q.queue = f.firstQueue(id, n, &f.p)
 		for o := 0; o < f.nP+f.nF; o++ {
 			q.voq = append(q.voq, newRing[item](MsgFIFODepth+p.ScatterLatency))
 		}
@@ -520,6 +520,9 @@ func (f *fastG) deliver(q *gPE, it item) {
 	q.bcSeen, q.bcHalt = 0, true
 	h := max(g, q.lastMsg+f.hz.hold)
 	q.stalls += h - g
+	if !halt {
+		h += f.fold // gather waits for the globals of the next superstep
+	}
 	q.push(h)
 	q.bcDone, q.bcDoneAt = int64(it.round), h
 	if halt {

@@ -45,6 +45,7 @@ type fxQueue struct {
 	barrier bool // the marker is still queued
 	members int
 	al      int64
+	mark    int64 // the globals' hold on the marker (fastRounds.mark)
 	pe      int
 
 	ok    bool
@@ -62,7 +63,7 @@ func (u *fxQueue) setHead() {
 		u.ready = u.applyAt + 1 + int64(u.local[u.pos]) + u.al
 	case u.barrier:
 		u.item = fxItem{v: uint32(u.pe), round: int32(u.round), barrier: true, halt: len(u.sends) == 0}
-		u.ready = u.applyAt + 2 + int64(u.members) + u.al
+		u.ready = u.applyAt + 2 + int64(u.members) + u.al + u.mark
 	default:
 		u.ok = false
 	}

@@ -315,6 +315,7 @@ type fastMachine struct {
 	hold     int64 // the detector's hold, which also flushes gather before a barrier
 	prefetch bool  // the generated PE's lookup stage (BRAM)
 	offchip  bool
+	fold     int64 // the globals' fold after the last marker (fastRounds.fold)
 	mem      []*memArbiter
 }
 
@@ -427,6 +428,11 @@ func (fm *fastMachine) takeBarrier(q *fastPE, a, aPrev, m int64, halt bool, nPE 
 	ready := max(push+q.vis, q.gFree)
 	g := max(ready, q.lastMsg+fm.hold)
 	q.stalls += g - ready // flushing the gather pipeline
+	if !halt {
+		// The globals of the next superstep are folded from the cycle
+		// the last marker was counted.
+		g = max(g, t+fm.fold)
+	}
 	q.push(g)
 	q.passedAt = t
 	if halt {

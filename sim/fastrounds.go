@@ -24,10 +24,18 @@ type fastRounds struct {
 	active   []int64
 	messages []int64
 	finished int // PEs that have terminated
+	// The delays of a kernel's globals (see globals): the fold of a PE's
+	// lanes holds its barrier marker (mark), the fold of every PE's
+	// partial holds the next apply sweep (fold); zero without globals.
+	mark, fold int64
 }
 
 func newFastRounds(s *Setup) fastRounds {
-	return fastRounds{part: s.partition, g: s.Graph, senders: map[int][][]uint32{}, starts: []int64{0}}
+	fr := fastRounds{part: s.partition, g: s.Graph, senders: map[int][][]uint32{}, starts: []int64{0}}
+	if g := newGlobals(s.Kernel, len(s.partition.Members)); g != nil {
+		fr.mark, fr.fold = g.markerDelay(), g.foldDelay(len(s.partition.Members))
+	}
+	return fr
 }
 
 // add stores round r's senders (ascending ids, so each PE's are in local
@@ -77,13 +85,13 @@ func (fr *fastRounds) started(r, pe, members int, at int64, p *Params, old *fxQu
 		fr.starts = append(fr.starts, math.MaxInt64)
 	}
 	fr.starts[r] = min(fr.starts[r], at)
-	return fxQueue{round: r, applyAt: at, barrier: true, members: members, al: int64(p.ApplyLatency), pe: pe, local: old.local}
+	return fxQueue{round: r, applyAt: at, barrier: true, members: members, al: int64(p.ApplyLatency), mark: fr.mark, pe: pe, local: old.local}
 }
 
 // firstQueue is PE pe's update queue for round 0, whose sweep starts in
 // cycle 0.
-func firstQueue(pe, members int, p *Params) fxQueue {
-	return fxQueue{round: 0, applyAt: -1, barrier: true, members: members, al: int64(p.ApplyLatency), pe: pe}
+func (fr *fastRounds) firstQueue(pe, members int, p *Params) fxQueue {
+	return fxQueue{round: 0, applyAt: -1, barrier: true, members: members, al: int64(p.ApplyLatency), mark: fr.mark, pe: pe}
 }
 
 // steps lists the supersteps of a fast run of the given cycles: superstep

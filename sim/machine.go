@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/kernel"
 )
 
 type itemKind uint8
@@ -71,6 +72,7 @@ type pe struct {
 	bcSeen      int
 	bcHalt      bool
 	bcCompleted int64 // last round whose barriers have all been counted (-1: none)
+	globReady   int64 // the cycle the globals of the next superstep are folded
 
 	// scatter (BRAM): the walker, and the lookup stage (PEGenerated)
 	walking  bool
@@ -268,6 +270,9 @@ func (m *machine) stepGatherApply(q *pe) {
 			q.hazard = true // flushing the gather pipeline
 			return
 		}
+		if m.glob != nil && !h.halt && m.now < q.globReady {
+			return // the globals of the next superstep are being folded
+		}
 		b := q.msgs.pop()
 		m.progress()
 		if b.halt {
@@ -313,7 +318,7 @@ func (m *machine) emit(q *pe, u, round uint32, w uint32, weight uint32, hasWeigh
 		c.Update = m.updPay[round%3][off : off+m.nu]
 		c.Sender, c.Neighbor, c.Degree, c.Superstep = uint64(u), uint64(w), uint64(m.g.OutDegree(u)), uint64(round+1)
 		if len(m.edgeBuf) > 0 {
-			m.edgeBuf[0] = 1
+			m.edgeBuf[0] = kernel.UnitEdge(m.k)
 			if hasWeight {
 				m.edgeBuf[0] = uint64(weight)
 			}
@@ -343,6 +348,9 @@ func (m *machine) takeInput(q *pe, pushBarrier func(halt bool, round uint32) boo
 			}
 			q.bcCompleted = int64(h.round)
 			q.bcSeen, q.bcHalt = 0, true
+			if m.glob != nil {
+				q.globReady = m.now + m.glob.foldDelay(m.nPE)
+			}
 		} else {
 			q.bcSeen++
 			q.bcHalt = q.bcHalt && h.halt

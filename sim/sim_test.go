@@ -33,7 +33,7 @@ func load(t testing.TB, kname, spec string, opt graph.ReadOptions) fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt.Weighted = len(s.Edge) > 0
+	opt.Weighted, opt.FloatWeights = s.Weights()
 	g, err := graph.Load(spec, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -135,6 +135,11 @@ func TestFastFollowsCycle(t *testing.T) {
 		{"sssp", "grid:rows=20,cols=20", 2, 2, model.GraVFM, model.BRAM, sim.PEGenerated},
 		{"wcc", "rmat:scale=10,ef=16,seed=1,scramble=false", 4, 4, model.GraVF, model.OffChip, sim.PEGenerated},
 		{"pr", "rmat:scale=9,ef=16,seed=1", 2, 3, model.GraVF, model.BRAM, sim.PEPaper},
+		// A global sum (the dangling rank): its folds hold the markers
+		// and the next sweeps the same cycles at both details.
+		{"pr-graphalytics", "rmat:scale=10,ef=8,seed=2", 2, 3, model.GraVFM, model.BRAM, sim.PEGenerated},
+		{"pr-graphalytics", "rmat:scale=10,ef=8,seed=2", 2, 3, model.GraVF, model.BRAM, sim.PEGenerated},
+		{"pr-graphalytics", "uniform:v=2000,d=8,seed=1", 2, 4, model.GraVFM, model.OffChip, sim.PEGenerated},
 	} {
 		t.Run(fmt.Sprintf("%s/%s/%dx%d/%s/%s/%s", c.k, c.spec, c.nF, c.nP, c.arch, c.mem, c.pe), func(t *testing.T) {
 			fx := load(t, c.k, c.spec, graph.ReadOptions{})

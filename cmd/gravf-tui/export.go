@@ -66,7 +66,7 @@ a testbench of the kernels with AXI memory models and protocol checkers
 			}
 			cfg := p.Config()
 			if target == "vitis" {
-				if err := vitis.CheckTarget(p.Board.Name, p.Kernel.Spec.Name, cfg.FPGAs); err != nil {
+				if err := vitis.CheckTarget(p.Board.Name, p.Kernel.Spec.Ident(), cfg.FPGAs); err != nil {
 					return usageError{err}
 				}
 			}

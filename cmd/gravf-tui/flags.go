@@ -155,6 +155,15 @@ func (f *kernelFlags) choice() (design.Kernel, error) {
 	return k, nil
 }
 
+// parseParams turns repeated --param name=value flags into a map.
+func parseParams(kv []string) (map[string]string, error) {
+	m, err := pairs("--param", kv)
+	if m == nil && err == nil {
+		m = map[string]string{}
+	}
+	return m, err
+}
+
 // pairs turns repeated name=value flags into a map.
 func pairs(flag string, kv []string) (map[string]string, error) {
 	if len(kv) == 0 {
@@ -206,7 +215,10 @@ func (f *graphFlags) dataset() (design.Dataset, error) {
 
 // load reads or generates the graph, with weights when the kernel has
 // edge data.
-func (f *graphFlags) load(weighted bool) (*graph.Graph, error) {
+// load reads or generates the graph, with weights when weighted (as
+// float32 when float), and prints what the reader changed (rounded
+// weights) to stderr.
+func (f *graphFlags) load(weighted, float bool) (*graph.Graph, error) {
 	d, err := f.dataset()
 	if err != nil {
 		return nil, err
@@ -215,7 +227,7 @@ func (f *graphFlags) load(weighted bool) (*graph.Graph, error) {
 	if f.cmd != nil {
 		ctx, prog = f.cmd.Context(), newProgress(f.cmd.ErrOrStderr())
 	}
-	g, _, err := d.Load(ctx, "", weighted, func(p graph.LoadProgress) {
+	g, _, err := d.Load(ctx, "", weighted, float, func(p graph.LoadProgress) {
 		text := "loading " + d.Graph + ": " + p.Stage
 		if p.Total > 0 {
 			text += fmt.Sprintf(" %.0f %%", 100*float64(p.Done)/float64(p.Total))
@@ -228,6 +240,11 @@ func (f *graphFlags) load(weighted bool) (*graph.Graph, error) {
 		return nil, err
 	case err != nil:
 		return nil, usageError{err} // a missing or malformed graph file, a bad generator spec, too little memory
+	}
+	if f.cmd != nil {
+		for _, n := range g.Notes() {
+			fmt.Fprintf(f.cmd.ErrOrStderr(), "note: %s: %s\n", g.Name, n)
+		}
 	}
 	return g, nil
 }
@@ -265,7 +282,7 @@ func loadKernelGraph(kf *kernelFlags, gf *graphFlags) (*kernel.Kernel, *graph.Gr
 	if err != nil {
 		return nil, nil, usageError{err}
 	}
-	g, err := gf.load(len(spec.Edge) > 0)
+	g, err := gf.load(spec.Weights())
 	if err != nil {
 		return nil, nil, err
 	}

@@ -20,7 +20,7 @@ func newGraphCmd() *cobra.Command {
 		Short: "Print V, E, degrees, the degree histogram and components",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			g, err := gf.load(false)
+			g, err := gf.load(false, false)
 			if err != nil {
 				return err
 			}
@@ -48,7 +48,7 @@ func newGraphCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			g, err := pgf.load(false)
+			g, err := pgf.load(false, false)
 			if err != nil {
 				return err
 			}
@@ -76,7 +76,7 @@ func newGraphCmd() *cobra.Command {
 	part.Flags().Lookup("seed").DefValue = "0"
 	partf.p.Seed = 0
 	part.Flags().BoolVar(&pJSON, "json", false, "print JSON")
-	cmd.AddCommand(stats, part)
+	cmd.AddCommand(stats, part, newConvertCmd())
 	return cmd
 }
 

@@ -103,6 +103,9 @@ func showKernel(w io.Writer, s *kernel.Spec, vertices int) error {
 			if f.None {
 				p += " (none = '-')"
 			}
+			if f.Reduce != "" {
+				p += " (" + f.Reduce + " over every vertex, read in the next superstep)"
+			}
 			parts = append(parts, p)
 		}
 		fmt.Fprintf(tw, "%s\t%s\n", name, strings.Join(parts, ", "))
@@ -116,6 +119,9 @@ func showKernel(w io.Writer, s *kernel.Spec, vertices int) error {
 		note = "same as update"
 	}
 	layout("message", s.Message, note)
+	if len(s.Global) > 0 {
+		layout("global", s.Global, "")
+	}
 	tw.Flush()
 	fmt.Fprintf(w, "\nSIZES (bits, V = %d, vertexidsize = %d)\n", vertices, vid)
 	fmt.Fprintf(w, "  m_vertex %d   m_update payload %d   m_message payload %d   m_edge %d (neighbour id + %d bits of edge data)\n",

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gravf-tui/gravf-tui/explorer"
 	"github.com/gravf-tui/gravf-tui/kernel"
+	"github.com/gravf-tui/gravf-tui/teps"
 	"github.com/spf13/cobra"
 )
 
@@ -14,6 +15,7 @@ func newModelCmd() *cobra.Command {
 	var kf kernelFlags
 	var gf graphFlags
 	var asJSON, noLatency bool
+	var tf tepsFlags
 	cmd := &cobra.Command{
 		Use:   "model --board B --kernel K --graph G [--fpgas N] [--pes N] [--arch gravf-m|gravf] [--set KEY=VALUE] [--json]",
 		Short: "Evaluate the analytical performance model and choose nF and nP",
@@ -32,6 +34,10 @@ that every edit of the TUI's platform cell can be repeated here.
 ` + explorer.LatencyNote,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			def, err := tf.definition()
+			if err != nil {
+				return err
+			}
 			p, err := resolvePoint(&pf, &kf, &gf, cmd.ErrOrStderr())
 			if err != nil {
 				return err
@@ -56,10 +62,19 @@ that every edit of the TUI's platform cell can be repeated here.
 			if err != nil {
 				return asUsage(err)
 			}
+			doc := modelDoc{ModelOutput: out, TEPSDefinition: teps.GraVF}
+			if def == teps.Graph500 {
+				if doc.Graph500, err = graph500Model(cmd.Context(), out, p.Platform, p.Kernel, p.Graph, p.Options.PE, p.Options.CPE, p.Config(), !noLatency, kf.params, tf); err != nil {
+					return err
+				}
+			}
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), out)
+				return writeJSONDoc(cmd.OutOrStdout(), schemaModel, doc)
 			}
 			out.WriteText(cmd.OutOrStdout())
+			if doc.Graph500 != nil {
+				printGraph500(cmd.OutOrStdout(), doc.Graph500)
+			}
 			return nil
 		},
 	}
@@ -68,7 +83,17 @@ that every edit of the TUI's platform cell can be repeated here.
 	gf.register(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	cmd.Flags().BoolVar(&noLatency, "no-latency", false, "skip the reference run that feeds the latency-aware prediction")
+	tf.register(cmd)
 	return cmd
+}
+
+// modelDoc is the model command's JSON document: the model's output, which
+// definition its throughputs count by (gravf: messages per second), and
+// the graph500 count when asked for.
+type modelDoc struct {
+	*explorer.ModelOutput
+	TEPSDefinition teps.Definition `json:"teps_definition"`
+	Graph500       *Graph500       `json:"graph500,omitempty"`
 }
 
 // asUsage turns the explorer's usage errors into the CLI's (exit 2).

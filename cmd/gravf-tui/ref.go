@@ -6,6 +6,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/gravf-tui/gravf-tui/internal/outfile"
 	"github.com/gravf-tui/gravf-tui/kernel"
@@ -18,6 +19,7 @@ func newRefCmd() *cobra.Command {
 	var out string
 	var maxSteps int
 	var quiet, partial bool
+	var outFormat, outField string
 	cmd := &cobra.Command{
 		Use:   "ref --kernel K --graph G [--param k=v] --out FILE",
 		Short: "Run the BSP reference engine and write the final vertex states as TSV",
@@ -32,6 +34,10 @@ Per-superstep counts go to stderr.`,
 				return err // before the run, not after it
 			}
 			k, g, err := loadKernelGraph(&kf, &gf)
+			if err != nil {
+				return err
+			}
+			write, err := refWriter(k, outFormat, outField)
 			if err != nil {
 				return err
 			}
@@ -51,19 +57,52 @@ Per-superstep counts go to stderr.`,
 			if !quiet {
 				printSupersteps(cmd.ErrOrStderr(), res)
 			}
+			if res.Saturated > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: %d satadd sums did not fit their width and stopped at all ones (none): widen the field\n", res.Saturated)
+			}
 			if out == "" {
 				out = "-"
 			}
-			return writeOutput(cmd, out, inputs, res.WriteTSV)
+			return writeOutput(cmd, out, inputs, func(w io.Writer) error { return write(res, w) })
 		},
 	}
 	kf.register(cmd.Flags())
 	gf.register(cmd)
-	cmd.Flags().StringVar(&out, "out", "-", "output TSV file ('-' for stdout)")
+	cmd.Flags().StringVar(&out, "out", "-", "output file ('-' for stdout)")
+	cmd.Flags().StringVar(&outFormat, "out-format", "tsv", "output format: tsv (every field, with a header) or graphalytics (\"vertex value\" lines as LDBC Graphalytics writes them: 9223372036854775807 for none, Infinity for f32 inf)")
+	cmd.Flags().StringVar(&outField, "out-field", "", "the vertex field --out-format graphalytics writes (default: the first)")
 	cmd.Flags().IntVar(&maxSteps, "max-supersteps", 0, "stop a kernel that has not converged after this many supersteps (0: max(1000, V+2)); reaching it is an error unless --partial")
 	cmd.Flags().BoolVar(&partial, "partial", false, "accept a run stopped by --max-supersteps: write its partial states with exit status 0")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "do not print the per-superstep table")
 	return cmd
+}
+
+// refWriter returns the writer of ref's output format.
+func refWriter(k *kernel.Kernel, format, field string) (func(*kernel.Result, io.Writer) error, error) {
+	switch format {
+	case "tsv", "":
+		if field != "" {
+			return nil, usagef("--out-field needs --out-format graphalytics (the TSV has every field)")
+		}
+		return (*kernel.Result).WriteTSV, nil
+	case "graphalytics":
+		i := 0
+		if field != "" {
+			if i = k.Spec.Vertex.Index(field); i < 0 {
+				return nil, usagef("--out-field %q: kernel %s has the vertex fields %s", field, k.Spec.Name, vertexFieldNames(k.Spec))
+			}
+		}
+		return func(r *kernel.Result, w io.Writer) error { return r.WriteGraphalytics(w, i) }, nil
+	}
+	return nil, usagef("--out-format %q: want tsv or graphalytics", format)
+}
+
+func vertexFieldNames(s *kernel.Spec) string {
+	var names []string
+	for _, f := range s.Vertex {
+		names = append(names, f.Name)
+	}
+	return strings.Join(names, ", ")
 }
 
 func printSupersteps(w io.Writer, res *kernel.Result) {

@@ -2,12 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/gravf-tui/gravf-tui/explorer"
 	"github.com/gravf-tui/gravf-tui/internal/testenv"
 )
 
@@ -35,15 +38,22 @@ func TestRunJSONGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The output is a list of cells with kind, inputs and output.
-	var cells []struct {
-		Kind   string          `json:"kind"`
-		Inputs json.RawMessage `json:"inputs"`
-		Output json.RawMessage `json:"output"`
+	// The output is a document with every cell's kind, inputs and output.
+	var doc struct {
+		Schema string `json:"schema"`
+		Cells  []struct {
+			Kind   string          `json:"kind"`
+			Inputs json.RawMessage `json:"inputs"`
+			Output json.RawMessage `json:"output"`
+		} `json:"cells"`
 	}
-	if err := json.Unmarshal([]byte(out), &cells); err != nil {
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
+	if doc.Schema != schemaRun {
+		t.Errorf("schema %q", doc.Schema)
+	}
+	cells := doc.Cells
 	kinds := []string{"notes", "platform", "kernel", "dataset", "partition", "model", "sweep", "simulate", "trace"}
 	if len(cells) != len(kinds) {
 		t.Fatalf("%d cells", len(cells))
@@ -146,5 +156,53 @@ run_sim = true
 	}
 	if !strings.Contains(out, "make sim: RESULT PASS cycles=") {
 		t.Fatalf("no RESULT PASS in:\n%s", out)
+	}
+}
+
+// TestRunSampleAnywhere runs the built-in partitioner comparison from an
+// empty folder with no dataset folder set (its graph is built in), and
+// checks that a sample's outputs go to a folder named after it, or to
+// --out-dir.
+func TestRunSampleAnywhere(t *testing.T) {
+	testenv.NeedTool(t, "gpmetis")
+	t.Setenv(explorer.DatasetsEnv, "")
+	t.Chdir(t.TempDir())
+	out, stderr, err := runCLI(t, "run", "partitioners")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "p2p-Gnutella08.txt: V=6301, E=20777") || !strings.Contains(stderr, "partitioners: no outputs") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", out, stderr)
+	}
+	if _, err := os.Stat("partitioners"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a sample that wrote nothing left its folder: %v", err)
+	}
+	nb, sample, err := loadNotebook("default")
+	if err != nil || sample != "default" {
+		t.Fatal(err)
+	}
+	cmd := newRunCmd()
+	var msg strings.Builder
+	cmd.SetErr(&msg)
+	done, err := placeOutputs(cmd, nb, sample, filepath.Join("elsewhere", "x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := nb.Resolve("wcc-4xac510"); got != filepath.Join("elsewhere", "x", "wcc-4xac510") {
+		t.Errorf("the export of the default notebook goes to %s", got)
+	}
+	for _, f := range []string{"wcc-4xac510/rtl/a.v", "wcc-4xac510/rtl/b.v", "wcc-4xac510/Makefile", "wcc-4xac510.trace.gz"} {
+		p := nb.Resolve(f)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, nil, 0o644)
+	}
+	done()
+	if want := "default: outputs in " + filepath.Join("elsewhere", "x") + ": wcc-4xac510/ (3 files), wcc-4xac510.trace.gz\n"; msg.String() != want {
+		t.Errorf("summary %q, want %q", msg.String(), want)
+	}
+	file := filepath.Join(t.TempDir(), "n.gravf.toml")
+	os.WriteFile(file, []byte("version = 1\n"), 0o644)
+	if _, _, err := runCLI(t, "run", file, "--out-dir", "y"); err == nil || !strings.Contains(err.Error(), "--out-dir is for the built-in samples") {
+		t.Errorf("--out-dir with a file: %v", err)
 	}
 }

@@ -57,7 +57,7 @@ func TestSetMatchesSimulateCell(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v: %v\n%s", args, err, stderr)
 			}
-			cli := jsonOf(t, stdout).(map[string]any)
+			cli := docBody(t, stdout).(map[string]any)
 			for _, m := range []map[string]any{cell, cli} {
 				delete(m, "wall_seconds") // the only figure of the machine
 			}

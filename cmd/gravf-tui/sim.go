@@ -15,6 +15,7 @@ import (
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
 	"github.com/gravf-tui/gravf-tui/sim"
+	"github.com/gravf-tui/gravf-tui/teps"
 	"github.com/spf13/cobra"
 )
 
@@ -35,6 +36,7 @@ func newSimCmd() *cobra.Command {
 	var kf kernelFlags
 	var gf graphFlags
 	var partf partitionFlags
+	var tf tepsFlags
 	sf := simFlags{detail: sim.Fast}
 	cmd := &cobra.Command{
 		Use:   "sim --board B --kernel K --graph G --fpgas N --pes N [--detail fast|cycle] [--arch gravf-m|gravf] [--mem bram|offchip] [--set KEY=VALUE] [--json]",
@@ -57,10 +59,19 @@ gathered in the order the messages arrive ("arrival"): kernels whose gather
 is exact whatever the order (min, max, integer sums: WCC, BFS, SSSP) still
 give ref's hash, while f32 sums (PR) round differently, so the hash differs
 from ref's although every state agrees within 1e-4 relative. The design
-flags and --set are those of "gravf-tui model".`,
+flags and --set are those of "gravf-tui model".
+
+TEPS count messages per second (--teps gravf, as the paper does). --teps
+graph500 also counts the input edges of the traversed component per second,
+as Graph500 does: for a kernel with a root (bfs, sssp, ...) and no --param
+root, over 64 roots drawn as Graph500 draws them, reporting the harmonic mean.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			part, err := partf.partition()
+			if err != nil {
+				return err
+			}
+			def, err := tf.definition()
 			if err != nil {
 				return err
 			}
@@ -108,10 +119,19 @@ flags and --set are those of "gravf-tui model".`,
 			if keep, err := sf.stopped(cmd, res, err); !keep {
 				return err
 			}
+			doc := simDoc{Result: res, TEPSDefinition: teps.GraVF}
+			if def == teps.Graph500 {
+				if doc.Graph500, err = graph500Sim(ctx, setup, res, kf.params, tf); err != nil {
+					return err
+				}
+			}
 			if sf.asJSON {
-				return writeJSON(cmd.OutOrStdout(), res)
+				return writeJSONDoc(cmd.OutOrStdout(), schemaSim, doc)
 			}
 			printSim(cmd.OutOrStdout(), setup, res)
+			if doc.Graph500 != nil {
+				printGraph500(cmd.OutOrStdout(), doc.Graph500)
+			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "simulated in %.2f s (%.1f M messages/s)\n", res.WallSeconds, float64(res.Messages)/max(res.WallSeconds, 1e-9)/1e6)
 			return nil
 		},
@@ -128,7 +148,17 @@ flags and --set are those of "gravf-tui model".`,
 	cmd.Flags().StringVar(&sf.trace, "trace", "", "record a trace file (cycle detail samples utilisation)")
 	cmd.Flags().Int64Var(&sf.traceInterval, "trace-interval", sim.DefaultTraceInterval, "cycles between trace samples (at least 1)")
 	cmd.Flags().BoolVar(&sf.asJSON, "json", false, "print one JSON object")
+	tf.register(cmd)
 	return cmd
+}
+
+// simDoc is the sim command's JSON document: the result, which definition
+// its teps field counts by (always gravf: messages), and the graph500
+// count when asked for.
+type simDoc struct {
+	*sim.Result
+	TEPSDefinition teps.Definition `json:"teps_definition"`
+	Graph500       *Graph500       `json:"graph500,omitempty"`
 }
 
 // checkBuildable runs the shared capacity check (explorer.CheckBuildable)
@@ -255,7 +285,7 @@ func printSim(w io.Writer, s *sim.Setup, r *sim.Result) {
 		r.FPGAs, r.PEs, r.Arch, r.Mem, r.Detail)
 	fmt.Fprintf(w, "  cycles      %d (%.6g s at %.1f MHz)\n", r.Cycles, r.Seconds, s.Board.ClockMHz)
 	fmt.Fprintf(w, "  messages    %d over %d supersteps\n", r.Messages, r.Supersteps)
-	fmt.Fprintf(w, "  throughput  %s; the model's T_sys %s; simulation/model %.2f\n", explorer.TEPS(r.TEPS), explorer.TEPS(r.ModelTSys), r.Efficiency)
+	fmt.Fprintf(w, "  throughput  %s; the model's T_sys %s; simulation/model %.2f (%s)\n", explorer.TEPS(r.TEPS), explorer.TEPS(r.ModelTSys), r.Efficiency, teps.GraVF.Label())
 	fmt.Fprintf(w, "  result      sha256 %s\n", r.ResultSHA256)
 	if r.Stopped != "" {
 		fmt.Fprintf(w, "  partial     the run stopped early (%s): the figures cover the cycles simulated\n", r.Stopped)

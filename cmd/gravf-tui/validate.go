@@ -97,7 +97,7 @@ prediction within 15 % where at least 100,000 edges are traversed.`,
 	fl.BoolVar(&f.ci, "ci", false, "only the CI subset (what go test ./fidelity runs)")
 	fl.BoolVar(&f.list, "list", false, "list the selected points and exit")
 	fl.BoolVar(&f.points, "points", false, "print one line per point before the summary")
-	fl.StringVar(&f.datasets, "datasets", "", "the dataset folder (default $GRAVF_DATASETS, else shared/datasets beside the working directory)")
+	fl.StringVar(&f.datasets, "datasets", "", "the dataset folder (default $GRAVF_DATASETS, else shared/datasets beside the working directory, else the repository's testdata/datasets)")
 	fl.IntVar(&f.workers, "workers", 0, "points simulated at once (0: one per core)")
 	fl.IntVar(&f.worst, "worst", 5, "worst points listed per comparison")
 	fl.BoolVar(&f.asJSON, "json", false, "print the summary and every point as one JSON object")

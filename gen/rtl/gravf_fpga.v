@@ -48,7 +48,9 @@ module gravf_fpga #(
     parameter KIN_DEPTH      = 8,
     parameter KIN_SLACK      = 3,
     parameter MSG_DEPTH      = 8,
-    parameter SIDE_DEPTH     = 16,
+    parameter SCATTER_SIDE   = 16,
+    parameter GATHER_SIDE    = 16,
+    parameter APPLY_SIDE     = 16,
     parameter ORDER_EXTRA    = 2,
     parameter QUEUE_EXTRA    = 2,
     parameter RX_DEPTH       = 64,    // receive FIFO per link
@@ -56,6 +58,9 @@ module gravf_fpga #(
     parameter SSW            = 32,    // bits of the superstep number
     parameter DW             = 32,    // bits of an out-degree
     parameter CW             = 32,    // bits of the message counters
+    parameter GW             = 0,     // globals (see gravf_pe): bits (0: none) ...
+    parameter GCL            = 1,     // ... the combine unit's latency ...
+    parameter [((GW > 0) ? GW : 1)-1:0] GLOBAL_IDENTITY = 0, // ... and the reductions' identity
     // Per PE of the system, PE g in bits [32*g +: 32].
     parameter [32*NF*NP-1:0] NLOCAL = {NF*NP{32'd1}},  // vertices
     parameter [32*NF*NP-1:0] NEDGES = {NF*NP{32'd1}},  // block RAM: edges (at least 1)
@@ -137,7 +142,9 @@ generate
             .VID(VID), .UPW(UPW), .MPW(MPW), .STW(STW), .ED(ED),
             .LA(LA), .OFFCHIP(OFFCHIP), .NEDGES(NE), .EA(EA), .MA(MA), .WORD(WORD), .SLOT(SLOT), .INFLIGHT(INFLIGHT),
             .EXACT_HAZARD(EXACT_HAZARD), .GATHER_LATENCY(GATHER_LATENCY), .HAZARD_SLOTS(HAZARD_SLOTS),
-            .IN_DEPTH(IN_DEPTH), .KIN_DEPTH(KIN_DEPTH), .KIN_SLACK(KIN_SLACK), .MSG_DEPTH(MSG_DEPTH), .SIDE_DEPTH(SIDE_DEPTH),
+            .IN_DEPTH(IN_DEPTH), .KIN_DEPTH(KIN_DEPTH), .KIN_SLACK(KIN_SLACK), .MSG_DEPTH(MSG_DEPTH),
+            .SCATTER_SIDE(SCATTER_SIDE), .GATHER_SIDE(GATHER_SIDE), .APPLY_SIDE(APPLY_SIDE),
+            .GW(GW), .GCL(GCL), .GLOBAL_IDENTITY(GLOBAL_IDENTITY),
             .ORDER_EXTRA(ORDER_EXTRA), .QUEUE_EXTRA(QUEUE_EXTRA), .SSW(SSW), .DW(DW), .CW(CW),
             .LOAD(0), .LDA(1), .LDW(1),
             .INDEX_FILE({MEM_DIR, "/pe", NUM, "_index.hex"}), .EDGE_FILE({MEM_DIR, "/pe", NUM, "_edges.hex"}),

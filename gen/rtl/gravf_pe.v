@@ -72,9 +72,17 @@ module gravf_pe #(
     parameter KIN_DEPTH      = 8,     // kernel-input FIFO ...
     parameter KIN_SLACK      = 3,     // ... of which the scatter unit keeps this many free
     parameter MSG_DEPTH      = 8,     // message FIFO
-    parameter SIDE_DEPTH     = 16,    // FIFOs beside the kernels
+    parameter SCATTER_SIDE   = 16,    // FIFOs beside the scatter, ...
+    parameter GATHER_SIDE    = 16,    // ... gather ...
+    parameter APPLY_SIDE     = 16,    // ... and apply kernels: the kernel's latency + 1 at least
     parameter ORDER_EXTRA    = 2,     // off-chip: order-FIFO entries beyond INFLIGHT
     parameter QUEUE_EXTRA    = 2,     // update-queue entries beyond one per local vertex
+    // Globals (see gravf_globals): GW bits (0: none), reduced by a combine
+    // unit of latency GCL, from GLOBAL_IDENTITY.
+    parameter GW             = 0,
+    parameter GCL            = 1,
+    parameter GWB            = (GW > 0) ? GW : 1, // bits of the globals buses
+    parameter [GWB-1:0] GLOBAL_IDENTITY = {GWB{1'b0}},
     // Tables: from $readmemh images (LOAD = 0) or written through the
     // table port (LOAD = 1).
     parameter LOAD           = 0,
@@ -210,6 +218,7 @@ localparam [$clog2(KIN_DEPTH):0] KIN_ROOM = KIN_FREE[$clog2(KIN_DEPTH):0]; // en
 wire [$clog2(KIN_DEPTH):0] kin_count;
 wire            kin_room = kin_count < KIN_ROOM;
 wire            su_valid, su_barrier, su_halt;
+wire            marker_last;     // the channel's last barrier marker leaves the input FIFO
 wire [1:0]      su_round;
 wire [VID-1:0]  su_sender, su_neighbor;
 wire [UPW-1:0]  su_payload;
@@ -228,7 +237,7 @@ generate
             .in_round(inf_round), .in_sender(inf_sender), .in_payload(inf_payload),
             .out_room(kin_room), .out_valid(su_valid), .out_barrier(su_barrier), .out_halt(su_halt),
             .out_round(su_round), .out_sender(su_sender), .out_payload(su_payload), .out_degree(su_degree),
-            .out_neighbor(su_neighbor), .out_local(su_local), .out_edge(su_edge), .passed(passed),
+            .out_neighbor(su_neighbor), .out_local(su_local), .out_edge(su_edge), .passed(passed), .marker_last(marker_last),
             .mem_req_valid(mem_req_valid), .mem_req_ready(mem_req_ready), .mem_req_addr(mem_req_addr),
             .mem_resp_valid(mem_resp_valid), .mem_resp_ready(mem_resp_ready), .mem_resp_data(mem_resp_data),
             .tw_index(tw_index), .tw_index_addr(tw_addr[VID-1:0]), .tw_index_data(tw_data[IXW-1:0]),
@@ -244,7 +253,7 @@ generate
             .in_round(inf_round), .in_sender(inf_sender), .in_payload(inf_payload),
             .out_room(kin_room), .out_valid(su_valid), .out_barrier(su_barrier), .out_halt(su_halt),
             .out_round(su_round), .out_sender(su_sender), .out_payload(su_payload), .out_degree(su_degree),
-            .out_neighbor(su_neighbor), .out_local(su_local), .out_edge(su_edge), .passed(passed),
+            .out_neighbor(su_neighbor), .out_local(su_local), .out_edge(su_edge), .passed(passed), .marker_last(marker_last),
             .tw_index(tw_index), .tw_index_addr(tw_addr[VID-1:0]), .tw_index_data(tw_data[IXW-1:0]),
             .tw_edge(tw_edges), .tw_edge_addr(tw_addr[EA-1:0]), .tw_edge_data(tw_data[EGW-1:0])
         );
@@ -311,10 +320,10 @@ wire [LA:0] side_q, side_now;
 wire        side_valid;
 /* verilator lint_off UNUSEDSIGNAL */ // the side FIFO moves in step with the scatter kernel
 wire        side_in_ready;
-wire [$clog2(SIDE_DEPTH):0] side_count;
+wire [$clog2(SCATTER_SIDE):0] side_count;
 /* verilator lint_on UNUSEDSIGNAL */
 wire        side_pass = sk_valid && msg_ready && !side_valid; // a kernel of latency 0: the entry passes now
-gravf_fifo #(.WIDTH(LA + 1), .DEPTH(SIDE_DEPTH)) side_fifo (
+gravf_fifo #(.WIDTH(LA + 1), .DEPTH(SCATTER_SIDE)) side_fifo (
     .clk(clk), .rst(rst),
     .in_data({k_halt, k_local}), .in_valid(kin_valid && sk_ready && !side_pass), .in_ready(side_in_ready),
     .out_data(side_q), .out_valid(side_valid), .out_ready(sk_valid && msg_ready), .count(side_count)
@@ -391,6 +400,11 @@ reg  [LA-1:0]   ap_local;
 wire            gk_valid;
 wire [LA-1:0]   wb_local;
 wire            hazard, in_flight;
+// Globals (see the globals section below).
+wire [GWB-1:0] glob_value;     // what apply reads this superstep
+wire           glob_ready;
+wire           marker_push;
+wire [UPW-1:0] marker_payload;
 gravf_hazard #(.EXACT(EXACT_HAZARD), .GL(GATHER_LATENCY), .LA(LA), .NLOCAL(NLOCAL), .SLOTS(HAZARD_SLOTS)) hazard_detector (
     .clk(clk), .rst(rst),
     .head_local(m_local), .read(mq_valid && mq_ready && !m_barrier),
@@ -404,7 +418,7 @@ always @* begin
     vi_rd      = 1'b0;
     st_rd_addr = m_local;
     if (mode == M_GATHER && mq_valid) begin
-        if (m_barrier) mq_ready = !in_flight;
+        if (m_barrier) mq_ready = !in_flight && (GW == 0 || m_halt || glob_ready);
         else if (!hazard) begin
             mq_ready = 1'b1;
             st_rd    = 1'b1;
@@ -429,9 +443,9 @@ wire           gk_ready;
 wire [LA-1:0]  gs_out;
 /* verilator lint_off UNUSEDSIGNAL */ // the side FIFO moves in step with the kernel
 wire           gs_valid, gs_ready;
-wire [$clog2(SIDE_DEPTH):0] gs_count;
+wire [$clog2(GATHER_SIDE):0] gs_count;
 /* verilator lint_on UNUSEDSIGNAL */
-gravf_fifo #(.WIDTH(LA), .DEPTH(SIDE_DEPTH)) gather_side (
+gravf_fifo #(.WIDTH(LA), .DEPTH(GATHER_SIDE)) gather_side (
     .clk(clk), .rst(rst),
     .in_data(ga_local), .in_valid(ga_issue && !(gk_valid && !gs_valid)), .in_ready(gs_ready),
     .out_data(gs_out), .out_valid(gs_valid), .out_ready(gk_valid), .count(gs_count)
@@ -454,6 +468,7 @@ gravf_gather_kernel #(.VID(VID), .MPW(MPW), .STW(STW)) gather_kernel (
 // most), so its latency is fixed too.
 wire [STW-1:0] ak_state;
 wire [UPW-1:0] ak_upd;
+wire [GWB-1:0] ak_glob;        // the vertex's contribution to the globals
 wire           ak_state_valid, ak_update_valid, ak_barrier;
 /* verilator lint_off UNUSEDSIGNAL */ // the PE knows the address and the round; apply's output is always taken
 wire [VID-1:0] ak_node;
@@ -461,13 +476,13 @@ wire           ak_state_barrier, ak_ready;
 wire [1:0]     ak_round;
 /* verilator lint_on UNUSEDSIGNAL */
 wire [VID-1:0] ak_sender;
-gravf_apply_kernel #(.VID(VID), .UPW(UPW), .STW(STW)) apply_kernel (
+gravf_apply_kernel #(.VID(VID), .UPW(UPW), .STW(STW), .GLW(GWB)) apply_kernel (
     .clk(clk), .rst(rst),
     .level_in(superstep),
-    .nodeid_in(vi_q[VW-LW-1 -: VID]), .degree_in(vi_q[DW-1:0]), .state_in(state_now),
+    .nodeid_in(vi_q[VW-LW-1 -: VID]), .degree_in(vi_q[DW-1:0]), .state_in(state_now), .global_in(glob_value),
     .round_in(round), .barrier_in(ap_barrier), .valid_in(ap_issue), .update_ack(1'b1),
     .nodeid_out(ak_node), .state_out(ak_state), .state_barrier(ak_state_barrier), .state_valid(ak_state_valid),
-    .update_out(ak_upd), .update_sender(ak_sender), .update_round(ak_round), .barrier_out(ak_barrier),
+    .update_out(ak_upd), .global_out(ak_glob), .update_sender(ak_sender), .update_round(ak_round), .barrier_out(ak_barrier),
     .update_valid(ak_update_valid), .ready(ak_ready)
 );
 
@@ -476,9 +491,9 @@ gravf_apply_kernel #(.VID(VID), .UPW(UPW), .STW(STW)) apply_kernel (
 wire [LW+LA-1:0] as_out, ap_side;
 /* verilator lint_off UNUSEDSIGNAL */ // the side FIFO moves in step with the kernel
 wire          as_valid, as_ready;
-wire [$clog2(SIDE_DEPTH):0] as_count;
+wire [$clog2(APPLY_SIDE):0] as_count;
 /* verilator lint_on UNUSEDSIGNAL */
-gravf_fifo #(.WIDTH(LW + LA), .DEPTH(SIDE_DEPTH)) apply_side (
+gravf_fifo #(.WIDTH(LW + LA), .DEPTH(APPLY_SIDE)) apply_side (
     .clk(clk), .rst(rst),
     .in_data({vi_q[VW-1 -: LW], ap_local}), .in_valid(ap_issue && !(ak_state_valid && !as_valid)), .in_ready(as_ready),
     .out_data(as_out), .out_valid(as_valid), .out_ready(ak_state_valid), .count(as_count)
@@ -490,10 +505,60 @@ assign st_wr      = gk_valid || (ak_state_valid && !ak_barrier);
 assign st_wr_addr = gk_valid ? wb_local : ap_side[LA-1:0];
 assign st_wr_data = gk_valid ? gk_state : ak_state;
 
+// ---------------------------------------------------------------- globals
+// With globals the PE's barrier marker carries its partial and enters the
+// update queue once the partial is folded (marker_push), not with apply's
+// barrier output; gather takes a superstep's barrier once the fold of
+// every PE's partial is ready.
+generate
+    if (GW > 0) begin : globals
+        if (UPW < GW) begin : check_payload
+            gravf_pe_the_globals_must_fit_the_update_payload error ();
+        end
+        wire          gather_end = mode == M_GATHER && mq_valid && mq_ready && m_barrier;
+        wire [GW-1:0] partial, la, lb, ly, ga, gb, gy;
+        wire          lv, lyv, gv, gyv;
+        gravf_globals #(.GW(GW), .CL(GCL), .NPE(NPE), .IDENTITY(GLOBAL_IDENTITY)) unit (
+            .clk(clk), .rst(rst),
+            .contrib(ak_state_valid && !ak_barrier), .contrib_data(ak_glob), .sweep_end(ak_update_valid && ak_barrier),
+            .marker_push(marker_push), .partial(partial),
+            .marker_take(inf_valid && inf_ready && inf_barrier), .marker_parity(inf_round[0]),
+            .marker_pe(inf_sender[((NPE > 1) ? $clog2(NPE) : 1)-1:0]), .marker_data(inf_payload[GW-1:0]),
+            .marker_last(marker_last),
+            .ready(glob_ready), .gather_end(gather_end), .advance(gather_end && !m_halt), .value(glob_value),
+            .local_a(la), .local_b(lb), .local_valid(lv), .local_y(ly), .local_y_valid(lyv),
+            .global_a(ga), .global_b(gb), .global_valid(gv), .global_y(gy), .global_y_valid(gyv)
+        );
+        gravf_combine_kernel #(.GLW(GW)) local_combine (
+            .clk(clk), .rst(rst), .a(la), .b(lb), .valid_in(lv), .y(ly), .valid_out(lyv)
+        );
+        gravf_combine_kernel #(.GLW(GW)) global_combine (
+            .clk(clk), .rst(rst), .a(ga), .b(gb), .valid_in(gv), .y(gy), .valid_out(gyv)
+        );
+        if (UPW > GW) begin : pad
+            assign marker_payload = {{(UPW-GW){1'b0}}, partial};
+        end else begin : fit
+            assign marker_payload = partial;
+        end
+    end else begin : no_globals
+        assign glob_value     = {GWB{1'b0}};
+        assign glob_ready     = 1'b1;
+        assign marker_push    = 1'b0;
+        assign marker_payload = {UPW{1'b0}};
+        /* verilator lint_off UNUSEDSIGNAL */ // no globals: apply contributes nothing, the markers carry no partial
+        wire unused_globals = &{1'b0, ak_glob, marker_last};
+        /* verilator lint_on UNUSEDSIGNAL */
+    end
+endgenerate
+
 // Update queue: one entry per local vertex at most, plus the barrier.
+// Without globals the marker enters with apply's barrier output, with
+// globals once the PE's partial is folded.
 localparam QD = NLOCAL + QUEUE_EXTRA;
-wire [UW-1:0] uq_in = ak_barrier
-    ? {1'b1, sent == 0, round, {LW{1'b1}}, PE_ID[VID-1:0], {UPW{1'b0}}}
+wire uq_push = GW > 0 ? (ak_update_valid && !ak_barrier) || marker_push : ak_update_valid;
+wire uq_marker = GW > 0 ? marker_push : ak_barrier;
+wire [UW-1:0] uq_in = uq_marker
+    ? {1'b1, sent == 0, round, {LW{1'b1}}, PE_ID[VID-1:0], marker_payload}
     : {1'b0, 1'b0, round, ap_side[LW+LA-1 -: LW], ak_sender, ak_upd};
 /* verilator lint_off UNUSEDSIGNAL */ // never low: the queue holds one update per local vertex; the count is for the watchdog report
 wire uq_in_ready;
@@ -501,7 +566,7 @@ wire [$clog2(QD):0] uq_count;
 /* verilator lint_on UNUSEDSIGNAL */
 gravf_fifo #(.WIDTH(UW), .DEPTH(QD)) update_queue (
     .clk(clk), .rst(rst),
-    .in_data(uq_in), .in_valid(ak_update_valid), .in_ready(uq_in_ready),
+    .in_data(uq_in), .in_valid(uq_push), .in_ready(uq_in_ready),
     .out_data(out_data), .out_valid(out_valid), .out_ready(out_ready), .count(uq_count)
 );
 

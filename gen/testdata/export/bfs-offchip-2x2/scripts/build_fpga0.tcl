@@ -12,6 +12,7 @@ read_verilog rtl/gravf_delay.v
 read_verilog rtl/gravf_fifo.v
 read_verilog rtl/gravf_fpga.v
 read_verilog rtl/gravf_gather_kernel.v
+read_verilog rtl/gravf_globals.v
 read_verilog rtl/gravf_hazard.v
 read_verilog rtl/gravf_pe.v
 read_verilog rtl/gravf_ram.v

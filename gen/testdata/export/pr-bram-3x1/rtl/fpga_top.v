@@ -51,7 +51,9 @@ gravf_fpga #(
     .KIN_DEPTH(8),
     .KIN_SLACK(3),
     .MSG_DEPTH(8),
-    .SIDE_DEPTH(16),
+    .SCATTER_SIDE(16), // FIFOs beside the kernels: their latency + 1 at least
+    .GATHER_SIDE(16),
+    .APPLY_SIDE(16),
     .ORDER_EXTRA(2),
     .QUEUE_EXTRA(2),
     .RX_DEPTH(64),
@@ -59,6 +61,7 @@ gravf_fpga #(
     .SSW(32), // bits of the superstep number
     .DW(32), // bits of an out-degree
     .CW(32), // bits of the message counters
+    .GW(0), // globals: no fields (one padding bit)
     .NLOCAL({32'd8, 32'd8, 32'd8}), // vertices per PE, PE 2 first
     .NEDGES({32'd19, 32'd19, 32'd20}), // edges per PE, PE 2 first
     .MEM_DIR("mem") // folder of the memory images

@@ -66,6 +66,7 @@ module gravf_scatter_bram #(
     output reg  [LA-1:0]   out_local,    // ... and local index on this PE
     output reg  [EDW-1:0]  out_edge,     // the edge data
     output wire            passed,       // pulse: every barrier marker of a channel counted
+    output wire            marker_last,  // the channel's last barrier marker is taken this cycle
     // Table writes, while rst is high (gravf_pe with LOAD = 1; else low):
     // an edge-index entry and an edge, each word as its RAM holds it.
     input  wire                  tw_index,
@@ -123,6 +124,7 @@ gravf_barrier_counter #(.NPE(NPE)) barrier_counter (
     .in_valid(in_valid), .in_barrier(in_barrier), .in_halt(in_halt), .take(bc_take),
     .complete(bc_complete), .halt(bc_halt), .passed(passed)
 );
+assign marker_last = bc_take && bc_complete;
 
 // ----------------------------------------------------- lookup stage, walker
 reg             lk_valid;        // the lookup stage holds an update; its entry is on idx_q

@@ -11,6 +11,7 @@ module gravf_apply_kernel #(
     parameter SSW = 32, // bits of the superstep number
     parameter DW = 32, // bits of an out-degree
     parameter STW = 33, // bits of the vertex's state bus
+    parameter GLW = 1, // bits of the globals (the last superstep's reduction) bus
     parameter UPW = 32 // bits of the update payload bus
 ) (
     input  wire clk,
@@ -32,15 +33,20 @@ module gravf_apply_kernel #(
     output wire [1:0] update_round, // the update's superstep channel
     output wire barrier_out, // a barrier marker rides with the update output
     output wire update_valid, // the update output holds an update
-    output wire ready // the kernel takes an input this cycle
+    output wire ready, // the kernel takes an input this cycle
+    /* verilator lint_off UNUSEDSIGNAL */ // the kernel has no such field; the bus is one padding bit
+    input  wire [GLW-1:0] global_in, // the globals (the last superstep's reduction) (no fields: one padding bit)
+    /* verilator lint_on UNUSEDSIGNAL */
+    output wire [GLW-1:0] global_out // the vertex's contribution to the globals (no fields: one padding bit)
 );
 
 generate
-    if (VID != 5 || SSW != 32 || DW != 32 || STW != 33 || UPW != 32) begin : check_widths
-        gravf_apply_kernel_is_generated_for_VID_5_STW_33_UPW_32 error ();
+    if (VID != 5 || SSW != 32 || DW != 32 || STW != 33 || GLW != 1 || UPW != 32) begin : check_widths
+        gravf_apply_kernel_is_generated_for_VID_5_STW_33_GLW_1_UPW_32 error ();
     end
 endgenerate
 
+assign global_out = 1'b0; // vertex's contribution to the globals has no fields
 sssp_apply kernel (
     .clk(clk), .rst(rst), .level_in(level_in), .nodeid_in(nodeid_in), .degree_in(degree_in),
     .state_in_dist(state_in[32:1]), .state_in_active(state_in[0:0]), .round_in(round_in), .barrier_in(barrier_in),

@@ -38,10 +38,10 @@ wire [31:0] t1_d1;
 wire t3_d1;
 wire valid_q;
 
-// kernel.toml:25: dist   = min(state.dist, msg.dist)
+// kernel.toml:26: dist   = min(state.dist, msg.dist)
 assign t1 = (state_in_dist < message_in_dist) ? state_in_dist : message_in_dist;
 
-// kernel.toml:26: active = state.active | (msg.dist < state.dist)
+// kernel.toml:27: active = state.active | (msg.dist < state.dist)
 assign t2 = message_in_dist < state_in_dist;
 assign t3 = state_in_active | t2;
 

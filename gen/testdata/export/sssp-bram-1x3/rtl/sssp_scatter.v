@@ -43,9 +43,9 @@ wire [4:0] neighbor_in_d1;
 wire [31:0] t2_d1;
 wire valid_q;
 
-// kernel.toml:36: dist = update.dist + edge.weight
+// kernel.toml:37: dist = satadd(update.dist, edge.weight)
 assign t1 = {16'd0, edge_in_weight};
-assign t2 = update_in_dist + t1;
+assign t2 = (update_in_dist + t1 < update_in_dist) ? {32{1'b1}} : update_in_dist + t1;
 
 // Delay lines: every value read later than it is ready, and valid_in (cleared
 // on reset) beside the outputs.

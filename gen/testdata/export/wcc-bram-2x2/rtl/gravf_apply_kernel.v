@@ -11,6 +11,7 @@ module gravf_apply_kernel #(
     parameter SSW = 32, // bits of the superstep number
     parameter DW = 32, // bits of an out-degree
     parameter STW = 7, // bits of the vertex's state bus
+    parameter GLW = 1, // bits of the globals (the last superstep's reduction) bus
     parameter UPW = 6 // bits of the update payload bus
 ) (
     input  wire clk,
@@ -32,15 +33,20 @@ module gravf_apply_kernel #(
     output wire [1:0] update_round, // the update's superstep channel
     output wire barrier_out, // a barrier marker rides with the update output
     output wire update_valid, // the update output holds an update
-    output wire ready // the kernel takes an input this cycle
+    output wire ready, // the kernel takes an input this cycle
+    /* verilator lint_off UNUSEDSIGNAL */ // the kernel has no such field; the bus is one padding bit
+    input  wire [GLW-1:0] global_in, // the globals (the last superstep's reduction) (no fields: one padding bit)
+    /* verilator lint_on UNUSEDSIGNAL */
+    output wire [GLW-1:0] global_out // the vertex's contribution to the globals (no fields: one padding bit)
 );
 
 generate
-    if (VID != 6 || SSW != 32 || DW != 32 || STW != 7 || UPW != 6) begin : check_widths
-        gravf_apply_kernel_is_generated_for_VID_6_STW_7_UPW_6 error ();
+    if (VID != 6 || SSW != 32 || DW != 32 || STW != 7 || GLW != 1 || UPW != 6) begin : check_widths
+        gravf_apply_kernel_is_generated_for_VID_6_STW_7_GLW_1_UPW_6 error ();
     end
 endgenerate
 
+assign global_out = 1'b0; // vertex's contribution to the globals has no fields
 wcc_apply #(.VERTEXIDSIZE(VID)) kernel (
     .clk(clk), .rst(rst), .level_in(level_in), .nodeid_in(nodeid_in), .degree_in(degree_in),
     .state_in_label(state_in[6:1]), .state_in_active(state_in[0:0]), .round_in(round_in), .barrier_in(barrier_in),

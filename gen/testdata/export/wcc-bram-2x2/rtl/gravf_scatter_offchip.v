@@ -75,6 +75,7 @@ module gravf_scatter_offchip #(
     output wire [LA-1:0]   out_local,    // ... and local index on this PE
     output wire [EDW-1:0]  out_edge,     // the edge data
     output wire            passed,       // pulse: every barrier marker of a channel counted
+    output wire            marker_last,  // the channel's last barrier marker is taken this cycle
     // Edge memory port.
     output wire            mem_req_valid,
     input  wire            mem_req_ready,
@@ -140,6 +141,7 @@ gravf_barrier_counter #(.NPE(NPE)) barrier_counter (
     .in_valid(in_valid), .in_barrier(in_barrier), .in_halt(in_halt), .take(bc_take),
     .complete(bc_complete), .halt(bc_halt), .passed(passed)
 );
+assign marker_last = bc_take && bc_complete;
 
 // ------------------------------------------------------------ word requests
 reg             sc_lookup;       // the index entry of the taken update arrives this cycle
