@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/gravf-tui/gravf-tui/graph"
-	"github.com/gravf-tui/gravf-tui/internal/outfile"
 	"github.com/spf13/cobra"
 )
 
@@ -35,6 +34,15 @@ integers, or float32 values with --float-weights).`,
 			if err != nil {
 				return usageError{err}
 			}
+			inputs := map[string]string{"--graph": gf.spec}
+			if stem, ok := strings.CutSuffix(gf.spec, ".e"); ok {
+				inputs["the .v beside --graph"] = stem + ".v"
+			}
+			for _, o := range outputsOf(f, out) {
+				if err := checkNotInput(o, inputs); err != nil {
+					return err
+				}
+			}
 			g, err := gf.load(weighted || float, float)
 			if err != nil {
 				return err
@@ -45,7 +53,7 @@ integers, or float32 values with --float-weights).`,
 			for _, n := range graph.WriteNotes(g, f) {
 				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
 			}
-			written, err := writeGraph(cmd, g, f, out)
+			written, err := writeGraph(cmd, g, f, out, inputs)
 			if err != nil {
 				return err
 			}
@@ -92,30 +100,41 @@ func convertFormat(to, out string) (graph.Format, error) {
 	return "", fmt.Errorf("cannot tell the format from %q: give --to edgelist|mtx|metis|dimacs|adj|ve", out)
 }
 
-// writeGraph writes g to out (stdout for '-'), atomically, and returns the
-// files it wrote.
-func writeGraph(cmd *cobra.Command, g *graph.Graph, f graph.Format, out string) ([]string, error) {
+// outputsOf lists the files a conversion to f writes for --out out (the
+// .v and .e pair for ve).
+func outputsOf(f graph.Format, out string) []string {
+	if f != graph.FormatVE || out == "-" {
+		return []string{out}
+	}
+	stem := strings.TrimSuffix(strings.TrimSuffix(out, ".e"), ".v")
+	return []string{stem + ".v", stem + ".e"}
+}
+
+// writeGraph writes g to out (stdout for '-') through the safe output of
+// writeOutput, and returns the files it wrote.
+func writeGraph(cmd *cobra.Command, g *graph.Graph, f graph.Format, out string, inputs map[string]string) ([]string, error) {
 	if f != graph.FormatVE {
+		err := writeOutput(cmd, out, inputs, func(w io.Writer) error { return graph.Write(w, g, f) })
 		if out == "-" {
-			return nil, graph.Write(cmd.OutOrStdout(), g, f)
+			return nil, err
 		}
-		return []string{out}, outfile.Write(out, outfile.Options{}, func(w io.Writer) error { return graph.Write(w, g, f) })
+		return []string{out}, err
 	}
 	if out == "-" {
 		return nil, fmt.Errorf("the ve format is two files: give --out NAME.e")
 	}
-	stem := strings.TrimSuffix(strings.TrimSuffix(out, ".e"), ".v")
-	v, e := stem+".v", stem+".e"
+	vf := outputsOf(f, out)
+	v, e := vf[0], vf[1]
 	// The vertices and edges are written one file after the other, each
 	// atomically; the edges are written once the vertices are in place.
 	var ebuf strings.Builder
 	if err := graph.WriteVE(io.Discard, &ebuf, g); err != nil {
 		return nil, err
 	}
-	if err := outfile.Write(v, outfile.Options{}, func(w io.Writer) error { return graph.WriteVE(w, io.Discard, g) }); err != nil {
+	if err := writeOutput(cmd, v, inputs, func(w io.Writer) error { return graph.WriteVE(w, io.Discard, g) }); err != nil {
 		return nil, err
 	}
-	if err := outfile.Write(e, outfile.Options{}, func(w io.Writer) error { _, err := io.WriteString(w, ebuf.String()); return err }); err != nil {
+	if err := writeOutput(cmd, e, inputs, func(w io.Writer) error { _, err := io.WriteString(w, ebuf.String()); return err }); err != nil {
 		return nil, err
 	}
 	return []string{v, e}, nil

@@ -105,3 +105,32 @@ func TestWeightsAndColumnsCLI(t *testing.T) {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", out, stderr)
 	}
 }
+
+// TestGraphConvertOntoInput: converting a file onto itself (or a .v/.e
+// pair onto its own .v) is refused before anything is read or written.
+func TestGraphConvertOntoInput(t *testing.T) {
+	dir := t.TempDir()
+	el := filepath.Join(dir, "g.txt")
+	if err := os.WriteFile(el, []byte("0 1\n1 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"g.v", "g.e"} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte(map[string]string{"g.v": "0\n1\n2\n", "g.e": "0 1 1.5\n"}[f]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct{ in, out, to string }{
+		{el, el, "edgelist"},
+		{filepath.Join(dir, "g.e"), filepath.Join(dir, "g.e"), "ve"},
+		{el, filepath.Join(dir, "g.e"), "ve"}, // writes g.v and g.e over the other pair: not an input, allowed
+	} {
+		_, _, err := runCLI(t, "graph", "convert", "--graph", c.in, "--out", c.out, "--to", c.to)
+		wantErr := c.in == c.out
+		if wantErr != (err != nil) || wantErr && !strings.Contains(err.Error(), "is the input") {
+			t.Errorf("convert %s -> %s: %v", c.in, c.out, err)
+		}
+	}
+	if b, _ := os.ReadFile(el); string(b) != "0 1\n1 2\n" {
+		t.Errorf("the input was changed: %q", b)
+	}
+}

@@ -20,7 +20,7 @@ func newRunCmd() *cobra.Command {
 	var asJSON, allowOutside bool
 	var outDir string
 	cmd := &cobra.Command{
-		Use:   "run NOTEBOOK [--json] [--allow-outside]",
+		Use:   "run NOTEBOOK [--json] [--out-dir DIR] [--allow-outside]",
 		Short: "Evaluate every cell of a notebook headless",
 		Long: `run evaluates a notebook (a *.gravf.toml file, or the name of a built-in
 sample: ` + strings.Join(samples.NotebookNames(), ", ") + `) from top to bottom, as the TUI would
@@ -80,8 +80,8 @@ runs, unless --allow-outside.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON document: the title and every cell with its kind, inputs and output")
-	cmd.Flags().StringVar(&outDir, "out-dir", "", "folder for a built-in sample's outputs (default: one named after the sample)")
 	cmd.Flags().BoolVar(&allowOutside, "allow-outside", false, "let cells replace files outside the notebook's folder (traces, exports with force = true)")
+	cmd.Flags().StringVar(&outDir, "out-dir", "", "folder for a built-in sample's outputs (default: one named after the sample)")
 	return cmd
 }
 
