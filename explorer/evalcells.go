@@ -346,7 +346,10 @@ func (e *evaluator) dataset(in *Dataset) (Output, error) {
 	g, file, err := in.Source().Load(e.ctx, e.job.dir, weighted, float, func(p graph.LoadProgress) {
 		e.progress(Progress{Text: what + ": " + p.Stage, Done: p.Done, Total: p.Total})
 	})
-	if err != nil && !isCancel(err) {
+	if err != nil {
+		if isCancel(err) {
+			return nil, err
+		}
 		return nil, blame(KindDataset, "graph", err)
 	}
 	e.progress(Progress{Text: "degree statistics of " + in.Graph})
