@@ -47,6 +47,13 @@ var deps = map[Kind][]Kind{
 	KindNotes:     nil,
 }
 
+// reads says which kinds of cell above a cell read the input of, without
+// its result: the model cell predicts on the partition cell's partitioner
+// but partitions each design point itself.
+var reads = map[Kind][]Kind{
+	KindModel: {KindPartition},
+}
+
 // required are the dependencies a cell cannot do without; the others fall
 // back to defaults (greedy partitioning; a trace cell with its own file).
 var required = map[Kind][]Kind{

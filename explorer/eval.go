@@ -15,6 +15,7 @@ import (
 
 	"github.com/gravf-tui/gravf-tui/design"
 	"github.com/gravf-tui/gravf-tui/gen"
+	"github.com/gravf-tui/gravf-tui/model"
 )
 
 // Progress reports a running cell.
@@ -138,7 +139,17 @@ func isCancel(err error) bool {
 // depCells returns, for cell i, the index of the latest cell above it of
 // every kind its result depends on.
 func (nb *Notebook) depCells(i int) map[Kind]int {
-	want := deps[nb.Cells[i].In.Kind()]
+	return nb.cellsAbove(i, deps[nb.Cells[i].In.Kind()])
+}
+
+// readCells returns, for cell i, the latest cell above it of every kind
+// whose input it reads (see reads).
+func (nb *Notebook) readCells(i int) map[Kind]int {
+	return nb.cellsAbove(i, reads[nb.Cells[i].In.Kind()])
+}
+
+// cellsAbove returns the latest cell above i of each kind in want.
+func (nb *Notebook) cellsAbove(i int, want []Kind) map[Kind]int {
 	out := map[Kind]int{}
 	for j := i - 1; j >= 0 && len(out) < len(want); j-- {
 		k := nb.Cells[j].In.Kind()
@@ -175,6 +186,12 @@ func (nb *Notebook) hash(i int, memo map[int]string) string {
 	for _, k := range Kinds {
 		if j, ok := dc[k]; ok {
 			fmt.Fprintf(h, "dep %s %s\n", k, nb.hash(j, memo))
+		}
+	}
+	rc := nb.readCells(i)
+	for _, k := range Kinds {
+		if j, ok := rc[k]; ok {
+			fmt.Fprintf(h, "reads %s %s\n", k, encodeCell(nb.Cells[j].In))
 		}
 	}
 	if usesDesign(in.Kind()) {
@@ -261,6 +278,9 @@ type Job struct {
 	cache *cache
 	file  string
 	dir   string
+	// cachedOnly runs the job only if the prediction's profiles it needs
+	// are computed already (see Notebook.Ready).
+	cachedOnly bool
 	// keep is the folder results are kept in ("" for none), keepErr the
 	// first failure to write one there.
 	keep    string
@@ -273,6 +293,9 @@ type step struct {
 	in   Input
 	hash string
 	deps map[Kind]int // kind -> index into Job.steps
+	// reads holds copies of the inputs of the cells above whose input
+	// (not result) this cell reads.
+	reads map[Kind]Input
 }
 
 // Plan prepares the evaluation of cell i. It fails at once when a cell
@@ -299,7 +322,10 @@ func (nb *Notebook) Plan(i int) (*Job, error) {
 				return 0, nb.cellError(c, fmt.Errorf("needs a %s cell above it", k))
 			}
 		}
-		st := step{cell: c, line: nb.Cells[c].Line, in: cloneInput(in), hash: nb.hash(c, memo), deps: map[Kind]int{}}
+		st := step{cell: c, line: nb.Cells[c].Line, in: cloneInput(in), hash: nb.hash(c, memo), deps: map[Kind]int{}, reads: map[Kind]Input{}}
+		for k, r := range nb.readCells(c) {
+			st.reads[k] = cloneInput(nb.Cells[r].In)
+		}
 		for _, k := range Kinds {
 			if d, ok := dc[k]; ok {
 				s, err := add(d)
@@ -344,12 +370,12 @@ func (j *Job) Run(ctx context.Context, progress func(Progress)) (Output, error) 
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		e := &evaluator{ctx: ctx, job: j, st: st, outs: outs, progress: func(p Progress) {
+		e := &evaluator{ctx: ctx, job: j, st: st, outs: outs, cachedOnly: j.cachedOnly, progress: func(p Progress) {
 			p.Cell, p.Kind = st.cell, st.in.Kind()
 			progress(p)
 		}}
 		out, err := e.run()
-		if err != nil && isCancel(err) {
+		if err != nil && (isCancel(err) || errors.Is(err, model.ErrNotCached)) {
 			return out, err
 		}
 		j.cache.put(key, entry{out: out, err: err})

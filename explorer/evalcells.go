@@ -27,6 +27,9 @@ type evaluator struct {
 	st       step
 	outs     []Output
 	progress func(Progress)
+	// cachedOnly makes the prediction use only profiles computed before
+	// (see Notebook.Ready).
+	cachedOnly bool
 }
 
 func (e *evaluator) run() (Output, error) {
@@ -395,20 +398,43 @@ func (e *evaluator) point() (*point, error) {
 	return &point{Point: p, key: e.depHash(KindPlatform) + "/" + kd}, nil
 }
 
-// supersteps runs the reference engine once per kernel and dataset.
-func (e *evaluator) supersteps(d *point) ([]kernel.Superstep, error) {
+// activity runs the reference engine once per kernel and dataset and
+// keeps what every superstep did, for the prediction and the simulate
+// cell's progress.
+func (e *evaluator) activity(d *point) (*model.Activity, error) {
 	key := "ref:" + e.depHash(KindKernel) + "/" + e.depHash(KindDataset)
-	return memo(e.job.cache, key, func() ([]kernel.Superstep, error) {
+	return memo(e.job.cache, key, func() (*model.Activity, error) {
 		var msgs int64
-		e.progress(Progress{Text: "reference run (for the latency-aware prediction)"})
-		res, err := kernel.Run(e.ctx, d.Kernel, d.Graph, kernel.RunOptions{Progress: func(s kernel.Superstep) {
+		e.progress(Progress{Text: "reference run (for the prediction)"})
+		act, _, err := model.RecordActivity(e.ctx, d.Kernel, d.Graph, kernel.RunOptions{Progress: func(s kernel.Superstep) {
 			msgs += s.Messages
-			e.progress(Progress{Text: fmt.Sprintf("reference run (for the latency-aware prediction): superstep %d done, %s messages", s.Index, groupDigits(msgs))})
+			e.progress(Progress{Text: fmt.Sprintf("reference run (for the prediction): superstep %d done, %s messages", s.Index, groupDigits(msgs))})
 		}})
-		if err != nil {
-			return nil, err
-		}
-		return res.Supersteps, nil
+		return act, err
+	})
+}
+
+// supersteps are the reference run's supersteps.
+func (e *evaluator) supersteps(d *point) ([]kernel.Superstep, error) {
+	act, err := e.activity(d)
+	if err != nil {
+		return nil, err
+	}
+	return act.Supersteps(), nil
+}
+
+// profiles are the prediction's profiles of the reference run under the
+// partition cell's partitioner, kept once per kernel, dataset and
+// partitioner so that every keystroke and every design point reuses them.
+func (e *evaluator) profiles(d *point) (*model.Profiles, error) {
+	act, err := e.activity(d)
+	if err != nil {
+		return nil, err
+	}
+	opt := e.partitionOptions()
+	key := fmt.Sprintf("prof:%s/%s/%s/%d/%d", e.depHash(KindKernel), e.depHash(KindDataset), opt.Method, opt.UFactor, opt.Seed)
+	return memo(e.job.cache, key, func() (*model.Profiles, error) {
+		return model.NewProfiles(d.Graph, act, opt), nil
 	})
 }
 
@@ -427,7 +453,11 @@ func (e *evaluator) resolveConfig(d *point) (model.Config, error) {
 	if cfg.FPGAs > 0 && cfg.PEs > 0 {
 		return cfg, nil
 	}
-	mo, err := evaluateModel(d.Platform, d.Kernel, d.Graph, cfg, d.Options.PE, d.Options.CPE, nil, e.degrees(d))
+	ps, err := e.profiles(d)
+	if err != nil {
+		return cfg, err
+	}
+	mo, err := evaluateModel(e.ctx, d.Platform, d.Kernel, d.Graph, cfg, d.Options.PE, d.Options.CPE, ps, e.degrees(d))
 	if err != nil {
 		return cfg, err
 	}
@@ -442,13 +472,16 @@ func (e *evaluator) model(in *Model) (Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	var steps []kernel.Superstep
+	var ps *model.Profiles
 	if in.Latency {
-		if steps, err = e.supersteps(d); err != nil {
+		if ps, err = e.profiles(d); err != nil {
 			return nil, err
 		}
+		if e.cachedOnly {
+			ps = ps.CachedOnly()
+		}
 	}
-	return evaluateModel(d.Platform, d.Kernel, d.Graph, d.Config(), d.Options.PE, d.Options.CPE, steps, e.degrees(d))
+	return evaluateModel(e.ctx, d.Platform, d.Kernel, d.Graph, d.Config(), d.Options.PE, d.Options.CPE, ps, e.degrees(d))
 }
 
 // --- notes ------------------------------------------------------------------

@@ -1,6 +1,7 @@
 package explorer
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,9 +15,13 @@ import (
 )
 
 // ModelOutput is the model cell's result, and `gravf-tui model --json`:
-// the chosen (or given) design point with its four limits, the curves the
-// optimiser walked, GraVF against GraVF-M, the latency-aware prediction and
-// the recommendations in words.
+// the chosen (or given) design point with its four limits and their bound
+// T_sys, the prediction beside it (Prediction: what the partition, the
+// reference run's supersteps, the lockstep broadcast, the hazards, the
+// sweeps and the barriers leave of the bound, with where the time goes),
+// the curves the optimiser walked (each point with T_sys and the
+// prediction), GraVF against GraVF-M, and the recommendations in words.
+// A front end shows TSys and Prediction.TEPS side by side.
 type ModelOutput struct {
 	Board            string            `json:"board"`
 	Kernel           string            `json:"kernel"`
@@ -45,8 +50,12 @@ type ModelOutput struct {
 	Why              []string          `json:"why"`
 	Other            *OtherArch        `json:"other_arch,omitempty"`
 	PredictedSeconds *float64          `json:"predicted_seconds"`
-	Prediction       *model.Prediction `json:"prediction,omitempty"`
-	Supersteps       int               `json:"supersteps,omitempty"`
+	// Prediction is the prediction at the design point (nil without the
+	// reference run); ChosenBy says what the optimiser maximised
+	// ("prediction" or "tsys").
+	Prediction *model.Prediction `json:"prediction,omitempty"`
+	ChosenBy   string            `json:"chosen_by"`
+	Supersteps int               `json:"supersteps,omitempty"`
 	// Recommendations explain the choice and what would move the binding
 	// limit, in plain words (see Recommend).
 	Recommendations []string `json:"recommendations"`
@@ -76,7 +85,7 @@ type OtherArch struct {
 }
 
 // LatencyNote says what the four limits leave out.
-const LatencyNote = "The four limits are bandwidth-only and ignore latency; predicted_seconds adds the barrier latency t_sync of every superstep and the apply sweeps."
+const LatencyNote = "T_sys, the minimum of the four limits, is a bound: it assumes every PE and link carries its mean share and ignores latency. The prediction follows the partition through every superstep of the reference run (the most loaded PE, the lockstep broadcast, gather hazards, the links' flow, the apply sweeps and t_sync) and is never above T_sys."
 
 // UsageError marks an error in what the user asked for (a design that
 // does not fit, more PEs than the board allows), as opposed to a failure
@@ -90,16 +99,33 @@ func (e UsageError) Error() string { return e.Err.Error() }
 func (e UsageError) Unwrap() error { return e.Err }
 
 // EvaluateModel runs the optimiser (or evaluates the fixed point cfg), the
-// other architecture for comparison, the latency-aware prediction (when
-// steps, the reference engine's supersteps, are given) and the
-// recommendations. The PE design sets the cycles per edge (see
-// model.Platform.CPEFor); cpe > 0 overrides it.
-func EvaluateModel(p *model.Platform, k *kernel.Kernel, g *graph.Graph, cfg model.Config, pe model.PEDesign, cpe float64, steps []kernel.Superstep) (*ModelOutput, error) {
-	return evaluateModel(p, k, g, cfg, pe, cpe, steps, nil)
+// other architecture for comparison, the prediction (when ps, the
+// reference run's activity with its profiles, is given; see
+// NewPredictionProfiles) and the recommendations. The optimiser chooses on
+// the prediction when there is one. The PE design sets the cycles per edge
+// (see model.Platform.CPEFor); cpe > 0 overrides it. ctx cancels the
+// partitioning the prediction needs.
+func EvaluateModel(ctx context.Context, p *model.Platform, k *kernel.Kernel, g *graph.Graph, cfg model.Config, pe model.PEDesign, cpe float64, ps *model.Profiles) (*ModelOutput, error) {
+	return evaluateModel(ctx, p, k, g, cfg, pe, cpe, ps, nil)
 }
 
-func evaluateModel(p *model.Platform, k *kernel.Kernel, g *graph.Graph, cfg model.Config, pe model.PEDesign, cpe float64, steps []kernel.Superstep, degrees [][2]int64) (*ModelOutput, error) {
-	w := newWorkload(p, k, g, pe, cpe, steps, degrees)
+// NewPredictionProfiles runs the BSP reference engine once and returns its
+// activity with the profiles the prediction needs, partitioned by method
+// (with METIS's ufactor and seed).
+func NewPredictionProfiles(ctx context.Context, k *kernel.Kernel, g *graph.Graph, part graph.PartitionOptions) (*model.Profiles, error) {
+	act, _, err := model.RecordActivity(ctx, k, g, kernel.RunOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return model.NewProfiles(g, act, part), nil
+}
+
+func evaluateModel(ctx context.Context, p *model.Platform, k *kernel.Kernel, g *graph.Graph, cfg model.Config, pe model.PEDesign, cpe float64, ps *model.Profiles, degrees [][2]int64) (*ModelOutput, error) {
+	w := newWorkload(p, k, g, pe, cpe, degrees)
+	w.Ctx = ctx
+	if ps != nil {
+		w.Attach(ps)
+	}
 	if p.MaxPEs > 0 && cfg.PEs > p.MaxPEs {
 		return nil, UsageError{&FieldError{Kind: KindPlatform, Key: "pes", Msg: fmt.Sprintf("at most %d PEs fit one FPGA of %s (%s)", p.MaxPEs, p.Name, p.MaxPEsReason),
 			Err: fmt.Errorf("pes %d: at most %d PEs fit one FPGA of %s (%s)", cfg.PEs, p.MaxPEs, p.Name, p.MaxPEsReason)}}
@@ -124,6 +150,9 @@ func evaluateModel(p *model.Platform, k *kernel.Kernel, g *graph.Graph, cfg mode
 		if fc, err := model.Optimise(p, w, full); err == nil || len(fc.Curve) > 0 {
 			ch.Curve = fc.Curve
 		}
+		if err := markNeighbours(ctx, p, w, cfg, b, ch.Curve); err != nil {
+			return nil, err
+		}
 	}
 	out := &ModelOutput{
 		Board: p.Name, Kernel: k.Spec.Name, Graph: g.Name, Vertices: g.NumVertices(), Arcs: int64(g.NumArcs()), Degree: w.Degree(),
@@ -142,25 +171,83 @@ func evaluateModel(p *model.Platform, k *kernel.Kernel, g *graph.Graph, cfg mode
 	if r, err := model.Evaluate(p, w, other); err == nil || errors.Is(err, model.ErrCapacity) {
 		out.Other = &OtherArch{Arch: r.Arch, Limits: r.Limits, TSys: r.TSys, Binding: r.Binding}
 	}
-	if pr, ok := model.Predict(p, w, b); ok {
-		out.Prediction = &pr
+	out.ChosenBy = ch.By
+	if ps != nil {
+		pr := ch.Prediction
+		if pr == nil || ch.Best.FPGAs != b.FPGAs || ch.Best.PEs != b.PEs {
+			x, err := model.PredictContext(ctx, p, w, b)
+			if err != nil {
+				return nil, err
+			}
+			pr = &x
+		}
+		out.Prediction = pr
 		out.PredictedSeconds = &pr.Seconds
-		out.Supersteps = len(steps)
+		out.Supersteps = len(w.Supersteps)
 	}
 	out.Recommendations = Recommend(p, w, cfg, ch)
 	return out, nil
 }
 
-func newWorkload(p *model.Platform, k *kernel.Kernel, g *graph.Graph, pe model.PEDesign, cpe float64, steps []kernel.Superstep, degrees [][2]int64) *model.Workload {
+func newWorkload(p *model.Platform, k *kernel.Kernel, g *graph.Graph, pe model.PEDesign, cpe float64, degrees [][2]int64) *model.Workload {
 	c, src := p.CPEFor(k.Spec.Name, pe)
 	if cpe > 0 {
 		c, src = cpe, "given with cpe"
 	}
-	w := model.NewWorkload(k, g, c, src, steps)
+	w := model.NewWorkload(k, g, c, src, nil)
+	w.PE = pe
 	if degrees != nil {
 		w.Degrees = degrees
 	}
 	return w
+}
+
+// markNeighbours predicts the points of the nF curve next to the given
+// design (one FPGA fewer and one more), which the recommendations compare
+// with, where the curve's own optimiser chose elsewhere.
+func markNeighbours(ctx context.Context, p *model.Platform, w *model.Workload, base model.Config, b model.Result, curve []model.Point) error {
+	if w.Profiles == nil {
+		return nil
+	}
+	for i := range curve {
+		pt := &curve[i]
+		if !pt.Fits || pt.Predicted != nil || pt.PEs != b.PEs || pt.FPGAs < b.FPGAs-1 || pt.FPGAs > b.FPGAs+1 {
+			continue
+		}
+		c := base
+		c.FPGAs, c.PEs = pt.FPGAs, pt.PEs
+		r, err := model.Evaluate(p, w, c)
+		if err != nil {
+			continue
+		}
+		pr, err := model.PredictContext(ctx, p, w, r)
+		if err != nil {
+			return err
+		}
+		pt.Predicted, pt.PredictedBinding = &pr.TEPS, pr.Binding
+	}
+	return nil
+}
+
+// predictionCached reports whether model cell i can be evaluated without
+// computing a profile: its dependencies have results and a trial run that
+// may only use the profiles computed before succeeds (its result is then
+// cached, so evaluating the cell costs nothing more). The profiles of a
+// large graph take seconds, which a front end must not spend in its
+// update loop.
+func (nb *Notebook) predictionCached(i int) bool {
+	for _, j := range nb.depCells(i) {
+		if _, _, ok := nb.Result(j); !ok {
+			return false
+		}
+	}
+	job, err := nb.Plan(i)
+	if err != nil {
+		return false
+	}
+	job.cachedOnly = true
+	_, err = job.Run(context.Background(), nil)
+	return !errors.Is(err, model.ErrNotCached)
 }
 
 // Result is the evaluated design point.
@@ -211,17 +298,24 @@ func (m *ModelOutput) WriteText(w io.Writer) {
 		m.Sizes.Vertex, m.Sizes.UpdateWire.Bits, m.Sizes.Update, m.Sizes.MessageWire.Bits, m.Sizes.Message, m.Sizes.Edge, m.Sizes.MemWord)
 	fmt.Fprintf(w, "storage per FPGA: vertices %.1f Mbit of %.1f on chip; edges %.3f GiB\n\n",
 		m.Capacity.VertexBitsPerFPGA/1e6, m.Capacity.OnChipBits/1e6, m.Capacity.EdgeBitsPerFPGA/8/(1<<30))
-	fmt.Fprintf(w, "  %5s %4s %14s  %s\n", "FPGAs", "PEs", "T_sys", "BINDING")
+	if m.Prediction != nil {
+		fmt.Fprintf(w, "  %5s %4s %14s %-8s %14s  %s\n", "FPGAs", "PEs", "T_sys", "BINDING", "PREDICTED", "COSTLIEST")
+	} else {
+		fmt.Fprintf(w, "  %5s %4s %14s  %s\n", "FPGAs", "PEs", "T_sys", "BINDING")
+	}
 	for _, pt := range m.Curve {
 		mark := " "
 		if pt.FPGAs == m.FPGAs {
 			mark = "*"
 		}
-		if !pt.Fits {
+		switch {
+		case !pt.Fits:
 			fmt.Fprintf(w, "%s %5d %4d %14s  does not fit\n", mark, pt.FPGAs, pt.PEs, "-")
-			continue
+		case pt.Predicted != nil:
+			fmt.Fprintf(w, "%s %5d %4d %14s %-8s %14s  %s\n", mark, pt.FPGAs, pt.PEs, TEPS(pt.TSys), pt.Binding, TEPS(*pt.Predicted), pt.PredictedBinding)
+		default:
+			fmt.Fprintf(w, "%s %5d %4d %14s  %s\n", mark, pt.FPGAs, pt.PEs, TEPS(pt.TSys), pt.Binding)
 		}
-		fmt.Fprintf(w, "%s %5d %4d %14s  %s\n", mark, pt.FPGAs, pt.PEs, TEPS(pt.TSys), pt.Binding)
 	}
 	fmt.Fprintln(w)
 	for _, s := range m.Why {
@@ -233,12 +327,34 @@ func (m *ModelOutput) WriteText(w io.Writer) {
 			fmt.Fprintf(w, "- %s\n", s)
 		}
 	}
-	if m.Prediction != nil {
-		p := m.Prediction
-		fmt.Fprintf(w, "\nlatency-aware: %d supersteps take %.3g s (%s); bandwidth alone says %.3g s.\nt_sync %.2f us and an apply sweep of %.2f us per superstep; t_sync exceeds the bandwidth time in %d of them.\n",
-			m.Supersteps, p.Seconds, TEPS(p.TEPS), p.BandwidthSeconds, p.SyncSeconds*1e6, p.SweepSeconds*1e6, p.LatencyBoundSupersteps)
+	if p := m.Prediction; p != nil {
+		m.writePrediction(w, p)
 	}
 	fmt.Fprintf(w, "\n%s\n", LatencyNote)
+}
+
+// writePrediction prints the prediction beside the bound and where its
+// time goes.
+func (m *ModelOutput) writePrediction(w io.Writer, p *model.Prediction) {
+	part := "every PE at the mean load"
+	if p.Partitioner != "" {
+		part = "the " + p.Partitioner + " partition"
+	}
+	fmt.Fprintf(w, "\nprediction: %s over %d supersteps (%.3g s) on %s; %.2f of T_sys = %s\n",
+		TEPS(p.TEPS), m.Supersteps, p.Seconds, part, p.TEPS/m.TSys, TEPS(m.TSys))
+	var parts []string
+	for _, mt := range p.Breakdown {
+		if mt.Fraction >= 0.005 {
+			parts = append(parts, fmt.Sprintf("%s %.0f %%", model.MechTitle(mt.Mechanism), 100*mt.Fraction))
+		}
+	}
+	fmt.Fprintf(w, "  where the time goes: %s\n", strings.Join(parts, ", "))
+	fmt.Fprintf(w, "  per superstep: an apply sweep of %.2f us, t_sync %.2f us; %d of %d supersteps take longer to sweep and synchronise than to work\n",
+		p.SweepSeconds*1e6, p.SyncSeconds*1e6, p.LatencyBoundSupersteps, len(p.Supersteps))
+	if im := p.Imbalance; im != nil {
+		fmt.Fprintf(w, "  most loaded: PE %d of FPGA %d gathers %.2fx the mean messages in superstep %d; the imbalance costs %.0f %% of the time\n",
+			im.Local, im.FPGA, im.Ratio, im.Superstep, 100*im.Fraction)
+	}
 }
 
 // Inapplicable says why limit n does not apply to this design.

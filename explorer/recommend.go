@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/model"
 )
 
@@ -25,14 +26,124 @@ func Recommend(p *model.Platform, w *model.Workload, base model.Config, ch model
 	case base.PEs > 0:
 		how = "PEs given, FPGAs chosen"
 	}
-	out = append(out, fmt.Sprintf("%d FPGAs x %d PEs (%s): T_sys %s, bound by %s.", b.FPGAs, b.PEs, how, TEPS(b.TSys), model.LimitTitle(b.Binding)))
+	if pr := ch.Prediction; pr != nil {
+		out = append(out, fmt.Sprintf("%d FPGAs x %d PEs (%s): predicted %s; T_sys %s, bound by %s.", b.FPGAs, b.PEs, how, TEPS(pr.TEPS), TEPS(b.TSys), model.LimitTitle(b.Binding)))
+	} else {
+		out = append(out, fmt.Sprintf("%d FPGAs x %d PEs (%s): T_sys %s, bound by %s.", b.FPGAs, b.PEs, how, TEPS(b.TSys), model.LimitTitle(b.Binding)))
+	}
 	out = append(out, regimes(ch.Curve)...)
 	if s := marginal(ch.Curve, b.FPGAs, p.MaxFPGAs); s != "" {
 		out = append(out, s)
 	}
 	out = append(out, switches(p, w, base, b)...)
 	out = append(out, mover(p, w, b))
+	if pr := prediction(p, w, b, ch); pr != nil {
+		out = append(out, practice(p, w, b, pr)...)
+	}
 	return out
+}
+
+// prediction is the prediction at the chosen point, if there is one.
+func prediction(p *model.Platform, w *model.Workload, b model.Result, ch model.Choice) *model.Prediction {
+	if ch.Prediction != nil && ch.Best.FPGAs == b.FPGAs && ch.Best.PEs == b.PEs {
+		return ch.Prediction
+	}
+	if w.Profiles == nil {
+		return nil
+	}
+	pr, err := model.PredictContext(w.Ctx, p, w, b)
+	if err != nil {
+		return nil
+	}
+	return &pr
+}
+
+// practice says what costs the predicted run the most besides the
+// balanced edges, and when the partition's imbalance does, what another
+// partitioner would make of it (predicted at the same design point).
+func practice(p *model.Platform, w *model.Workload, b model.Result, pr *model.Prediction) []string {
+	var out []string
+	share := func(m string) float64 {
+		for _, x := range pr.Breakdown {
+			if x.Mechanism == m {
+				return x.Fraction
+			}
+		}
+		return 0
+	}
+	if f := share(pr.Binding); pr.Binding != model.MechEdges && f >= 0.05 {
+		out = append(out, fmt.Sprintf("In practice %s %s: %s of the predicted time (the prediction is %.2f of T_sys)%s.",
+			model.MechTitle(pr.Binding), costs(pr.Binding), pct(f), pr.TEPS/b.TSys, mechLever(pr, b)))
+	}
+	if w.Profiles == nil {
+		return out
+	}
+	// The other partitioners are predicted whether or not the imbalance
+	// shows, so that an edit of a bandwidth that makes it show needs no new
+	// profile.
+	alt, apr := betterPartition(p, w, b, pr)
+	im := pr.Imbalance
+	if im == nil || im.Fraction < 0.02 {
+		return out
+	}
+	s := fmt.Sprintf("PE %d of FPGA %d holds %.1fx the mean edges in superstep %d (the imbalance costs %s of the time)", im.Local, im.FPGA, im.Ratio, im.Superstep, pct(im.Fraction))
+	if apr != nil {
+		ratio := 1.0
+		if im.Superstep < len(apr.Supersteps) {
+			ratio = apr.Supersteps[im.Superstep].MaxEdgesRatio
+		}
+		s += fmt.Sprintf("; %s would cut that to %.1fx (%+.0f %%, %s)", alt, ratio, 100*(apr.TEPS/pr.TEPS-1), TEPS(apr.TEPS))
+	}
+	return append(out, s+".")
+}
+
+// betterPartition predicts the design point under the partitioners that
+// need no external tool and returns the best if it beats pr by 1 %.
+func betterPartition(p *model.Platform, w *model.Workload, b model.Result, pr *model.Prediction) (graph.Partitioner, *model.Prediction) {
+	var best graph.Partitioner
+	var bestPr *model.Prediction
+	for _, m := range []graph.Partitioner{graph.GreedySorted, graph.Greedy, graph.Robin} {
+		if m == w.Profiles.Partitioner() {
+			continue
+		}
+		x, err := model.PredictContext(w.Ctx, p, w.WithProfiles(w.Profiles.With(m)), b)
+		if err != nil {
+			continue
+		}
+		if x.TEPS > pr.TEPS*1.01 && (bestPr == nil || x.TEPS > bestPr.TEPS) {
+			best, bestPr = m, &x
+		}
+	}
+	return best, bestPr
+}
+
+// costs agrees the verb with a mechanism's title.
+func costs(m string) string {
+	switch m {
+	case model.MechHazards, model.MechLookups, model.MechSweep, model.MechSync, model.MechNetwork, model.MechLimits:
+		return "cost most"
+	}
+	return "costs most"
+}
+
+// mechLever says what would shrink a mechanism's share, from the design's
+// own figures.
+func mechLever(pr *model.Prediction, b model.Result) string {
+	switch pr.Binding {
+	case model.MechLockstep:
+		return "; fewer PEs per FPGA or a partition that spreads each long list over the PEs hold the broadcast less"
+	case model.MechHazards:
+		return "; a shorter gather latency, or a partition that keeps hubs apart, stalls gather less"
+	case model.MechSweep:
+		return fmt.Sprintf("; every superstep sweeps the %s PEs' vertices, which more PEs shorten", count(b.FPGAs*b.PEs, "of the"))
+	case model.MechSync:
+		return fmt.Sprintf("; t_sync is %.2f us per superstep, paid %d times", pr.SyncSeconds*1e6, len(pr.Supersteps))
+	case model.MechNetwork:
+		return "; packing, the update filter or faster links carry the updates sooner"
+	case model.MechMemory:
+		return "; edges in BRAM or a wider memory word read the lists faster"
+	}
+	return ""
 }
 
 // regimes says from which nF on each limit binds along the curve.
@@ -51,11 +162,23 @@ func regimes(curve []model.Point) []string {
 	return out
 }
 
-// marginal reports what the last FPGA added and what the next would add.
+// marginal reports what the last FPGA added and what the next would add,
+// in predicted throughput where the curve has it, else in T_sys.
 func marginal(curve []model.Point, nF, maxF int) string {
+	// In predicted throughput when the points it compares (one FPGA
+	// fewer and one more) all have a prediction.
+	predicted := true
+	for _, pt := range curve {
+		if pt.FPGAs >= nF-1 && pt.FPGAs <= nF+1 {
+			predicted = predicted && (!pt.Fits || pt.Predicted != nil)
+		}
+	}
 	at := func(f int) (float64, bool) {
 		for _, pt := range curve {
 			if pt.FPGAs == f && pt.Fits {
+				if predicted {
+					return *pt.Predicted, true
+				}
 				return pt.TSys, true
 			}
 		}
@@ -81,6 +204,9 @@ func marginal(curve []model.Point, nF, maxF int) string {
 	}
 	if s == "" {
 		return ""
+	}
+	if predicted {
+		s += " (predicted)"
 	}
 	return s + "."
 }
@@ -115,14 +241,17 @@ func switches(p *model.Platform, w *model.Workload, base model.Config, b model.R
 		x.Mem = model.BRAM
 		alts = append(alts, alt{"keep the edges in BRAM", x})
 	}
+	// The switches compare bounds: predicting every design point of every
+	// variant would multiply the profiles the first evaluation computes.
+	bound := w.WithProfiles(nil)
 	var out []string
 	for _, a := range alts {
-		ch, err := model.Optimise(p, w, a.c)
+		ch, err := model.Optimise(p, bound, a.c)
 		if err != nil {
 			if a.c.Mem == model.BRAM {
 				at := a.c
 				at.FPGAs, at.PEs = b.FPGAs, b.PEs
-				if r, _ := model.Evaluate(p, w, at); r.Capacity.Problem != "" {
+				if r, _ := model.Evaluate(p, bound, at); r.Capacity.Problem != "" {
 					out = append(out, fmt.Sprintf("Edges in BRAM do not fit: %s.", r.Capacity.Problem))
 				}
 			}

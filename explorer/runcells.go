@@ -50,10 +50,20 @@ func pctOf(a, b int) float64 {
 	return 100 * float64(a) / float64(b)
 }
 
+// partitionOptions are the partition cell's choices (the default's when
+// there is none), without the design's size.
+func (e *evaluator) partitionOptions() graph.PartitionOptions {
+	in := e.partitionInput()
+	return graph.PartitionOptions{Method: in.Partitioner, UFactor: in.UFactor, Seed: in.Seed}
+}
+
 // partitionInput is the partition cell above, or the default.
 func (e *evaluator) partitionInput() *Partition {
 	if s, ok := e.st.deps[KindPartition]; ok {
 		return e.job.steps[s].in.(*Partition)
+	}
+	if in, ok := e.st.reads[KindPartition]; ok {
+		return in.(*Partition)
 	}
 	in, _ := NewInput(KindPartition)
 	return in.(*Partition)
@@ -98,7 +108,7 @@ type SimulateOutput struct {
 // PredictedTEPS is the prediction's throughput, or 0 without one.
 func (o *SimulateOutput) PredictedTEPS() float64 {
 	if o.Prediction == nil {
-		return 0
+		return o.Result.ModelPredictedTEPS
 	}
 	return o.Prediction.TEPS
 }
@@ -143,6 +153,10 @@ func (e *evaluator) simulate(in *Simulate) (Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	ps, err := e.profiles(d)
+	if err != nil {
+		return nil, err
+	}
 	pin := e.partitionInput()
 	total := int64(len(steps))
 	setup := &sim.Setup{Board: d.Board, Kernel: d.Kernel, Graph: d.Graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs, Arch: cfg.Arch, Mem: cfg.Mem, PE: d.Options.PE,
@@ -151,6 +165,20 @@ func (e *evaluator) simulate(in *Simulate) (Output, error) {
 			e.progress(Progress{Done: int64(p.Superstep), Total: total, Text: fmt.Sprintf("superstep %d of %d, cycle %s", p.Superstep+1, total, groupDigits(p.Cycle))})
 		}}
 	setup.ModelTSys = model.TSysFor(d.Board, d.Kernel, d.Graph, cfg, d.Options.PE)
+	// The model's prediction for the simulated design, on the partition
+	// the simulation makes (the same partitioner and options).
+	var pred *model.Prediction
+	w := newWorkload(d.Platform, d.Kernel, d.Graph, d.Options.PE, d.Options.CPE, e.degrees(d))
+	w.Attach(ps.With(pin.Partitioner))
+	if r, err := model.Evaluate(d.Platform, w, cfg); err == nil || errors.Is(err, model.ErrCapacity) {
+		pr, err := model.PredictContext(e.ctx, d.Platform, w, r)
+		if isCancel(err) {
+			return nil, err
+		}
+		if err == nil {
+			pred, setup.ModelPredictedTEPS = &pr, pr.TEPS
+		}
+	}
 	finish := func(*sim.Result, error) error { return nil }
 	tracePath := ""
 	if in.Trace != "" {
@@ -170,14 +198,7 @@ func (e *evaluator) simulate(in *Simulate) (Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &SimulateOutput{Config: cfg, Result: res, Trace: tracePath}
-	w := newWorkload(d.Platform, d.Kernel, d.Graph, d.Options.PE, d.Options.CPE, steps, e.degrees(d))
-	if r, err := model.Evaluate(d.Platform, w, cfg); err == nil {
-		if pr, ok := model.Predict(d.Platform, w, r); ok {
-			o.Prediction = &pr
-		}
-	}
-	return o, nil
+	return &SimulateOutput{Config: cfg, Result: res, Trace: tracePath, Prediction: pred}, nil
 }
 
 // groupDigits writes n with thousands separators, as the TUI shows counts.

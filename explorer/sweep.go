@@ -321,7 +321,7 @@ func (s *sweeper) load(env *sweepEnv, p DesignPoint) error {
 	degrees := model.DegreeCounts(env.graph)
 	env.workloads = map[model.PEDesign]*model.Workload{}
 	for _, d := range []model.PEDesign{model.PEGenerated, model.PEPaper} {
-		env.workloads[d] = newWorkload(env.platform, k, env.graph, d, s.opts.CPE, nil, degrees)
+		env.workloads[d] = newWorkload(env.platform, k, env.graph, d, s.opts.CPE, degrees)
 	}
 	return nil
 }

@@ -58,7 +58,7 @@ func (nb *Notebook) Ready(i int) bool {
 				return false
 			}
 		}
-		return true
+		return !in.Latency || nb.predictionCached(i)
 	}
 	return false
 }

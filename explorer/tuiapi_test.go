@@ -8,8 +8,9 @@ import (
 )
 
 // TestDepsReady: Deps names the cells a cell reads; Ready is true for a
-// model cell only once its dependencies and the graph-sized memos are
-// cached, and becomes false again when an edit changes the dataset.
+// model cell only once its dependencies, the graph-sized memos and the
+// prediction's profiles are cached, and becomes false again when an edit
+// changes the dataset or needs profiles of other design points.
 func TestDepsReady(t *testing.T) {
 	nb := Default()
 	// notes, platform, kernel, dataset, partition, model, sweep, simulate, trace, export
@@ -34,14 +35,35 @@ func TestDepsReady(t *testing.T) {
 	if !nb.Ready(5) {
 		t.Error("the model is not ready with everything cached")
 	}
-	if err := nb.Edit(1, func(in Input) error { in.(*Platform).PEs = 3; return nil }); err != nil {
+	// A bandwidth leaves the prediction's profiles as they are.
+	if err := nb.Edit(1, func(in Input) error {
+		in.(*Platform).Set = map[string]float64{"network.interface_gib_s": 3}
+		return nil
+	}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := nb.Eval(context.Background(), 1, nil); err != nil {
 		t.Fatal(err)
 	}
 	if !nb.Ready(5) {
-		t.Error("a platform edit made the model wait")
+		t.Error("a bandwidth edit made the model wait")
+	}
+	// 3 FPGAs of 5 PEs, which the optimiser did not predict, need a new
+	// profile.
+	if err := nb.Edit(1, func(in Input) error { in.(*Platform).FPGAs, in.(*Platform).PEs = 3, 5; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := nb.Eval(context.Background(), 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	if nb.Ready(5) {
+		t.Error("the model is ready before the profile of 3 x 5 PEs was computed")
+	}
+	if _, err := nb.Eval(context.Background(), 5, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !nb.Ready(5) {
+		t.Error("the model waits with everything cached")
 	}
 	if err := nb.Edit(3, func(in Input) error { in.(*Dataset).Graph = "uniform:v=1024,d=4,seed=2"; return nil }); err != nil {
 		t.Fatal(err)

@@ -175,7 +175,7 @@ func (in *inputs) setup(d sim.Detail) *sim.Setup {
 
 func (in *inputs) measure(ctx context.Context) (*Measurement, error) {
 	p := in.p
-	ref, err := kernel.Run(ctx, in.k, in.g, kernel.RunOptions{})
+	act, _, err := model.RecordActivity(ctx, in.k, in.g, kernel.RunOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("%s: reference: %w", p.Name(), err)
 	}
@@ -183,7 +183,20 @@ func (in *inputs) measure(ctx context.Context) (*Measurement, error) {
 	var wall [2]float64
 	for i, d := range []sim.Detail{sim.Cycle, sim.Fast} {
 		start := time.Now()
-		r, err := sim.Run(ctx, in.setup(d))
+		s := in.setup(d)
+		if d == sim.Cycle {
+			// The model's prediction for the simulated design, as the
+			// model cell computes it (the reference run's activity on the
+			// partition the simulator makes): sim reports it as
+			// model_predicted_teps.
+			pr, err := model.PredictFor(ctx, in.board, in.k, in.g, model.Config{FPGAs: p.FPGAs, PEs: p.PEs, Arch: p.Arch, Mem: p.Mem, Filter: true},
+				p.PE, model.NewProfiles(in.g, act, graph.PartitionOptions{Method: s.Partitioner}))
+			if err != nil {
+				return nil, fmt.Errorf("%s: model: %w", p.Name(), err)
+			}
+			s.ModelPredictedTEPS = pr.TEPS
+		}
+		r, err := sim.Run(ctx, s)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s detail: %w", p.Name(), d, err)
 		}
@@ -191,7 +204,7 @@ func (in *inputs) measure(ctx context.Context) (*Measurement, error) {
 	}
 	cyc, fast := res[0], res[1]
 	m := &Measurement{Point: p, Name: p.Name(), Graph: in.g.Name, Vertices: in.g.NumVertices(), Arcs: int64(in.g.NumArcs()),
-		Messages: cyc.Messages, Supersteps: len(ref.Supersteps), Cycle: cyc.Cycles, Fast: fast.Cycles,
+		Messages: cyc.Messages, Supersteps: len(act.Steps), Cycle: cyc.Cycles, Fast: fast.Cycles,
 		FastErr: rel(float64(fast.Cycles), float64(cyc.Cycles)), CycleTEPS: cyc.TEPS, FastTEPS: fast.TEPS, TSys: cyc.ModelTSys,
 		CycleSeconds: wall[0], FastSeconds: wall[1]}
 	if fast.Messages != cyc.Messages {
@@ -207,9 +220,7 @@ func (in *inputs) measure(ctx context.Context) (*Measurement, error) {
 	for _, st := range fast.PerSuperstep {
 		m.FastSteps = append(m.FastSteps, st.Cycles)
 	}
-	if pr, ok, err := in.predict(ref.Supersteps); err != nil {
-		return nil, fmt.Errorf("%s: model: %w", p.Name(), err)
-	} else if ok && cyc.TEPS > 0 {
+	if pr := cyc.ModelPredictedTEPS; pr > 0 && cyc.TEPS > 0 {
 		m.Predicted = pr
 		m.ModelErr = rel(pr, cyc.TEPS)
 	}
@@ -230,32 +241,6 @@ func (m *Measurement) compareSteps(cyc, fast []sim.Superstep) {
 			m.WorstStep = &d
 		}
 	}
-}
-
-// predict is the model's prediction for the simulated design, computed as
-// the model cell computes it (explorer's EvaluateModel): the platform from
-// the board, the workload with the PE design's cycles per edge and the
-// reference engine's supersteps, the design point evaluated, then
-// model.Predict. The simulator may run any nP, so the platform's nP limit
-// is lifted, as the simulator's own model comparison does.
-func (in *inputs) predict(steps []kernel.Superstep) (float64, bool, error) {
-	p := in.p
-	plat, err := model.FromBoardKernel(in.board, "", in.k.Spec.PECost)
-	if err != nil {
-		return 0, false, err
-	}
-	plat.MaxPEs = 0
-	cpe, src := plat.CPEFor(in.k.Spec.Name, p.PE)
-	w := model.NewWorkload(in.k, in.g, cpe, src, steps)
-	r, err := model.Evaluate(plat, w, model.Config{FPGAs: p.FPGAs, PEs: p.PEs, Arch: p.Arch, Mem: p.Mem, Filter: true})
-	if err != nil && !errors.Is(err, model.ErrCapacity) {
-		return 0, false, err
-	}
-	pr, ok := model.Predict(plat, w, r)
-	if !ok {
-		return 0, false, nil
-	}
-	return pr.TEPS, true, nil
 }
 
 func rel(got, want float64) float64 {

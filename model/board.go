@@ -1,20 +1,15 @@
 package model
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 
-	"github.com/gravf-tui/gravf-tui/arch"
 	"github.com/gravf-tui/gravf-tui/boards"
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
 )
-
-// DefaultPipelineCycles is the depth of a PE from an update entering the
-// crossbar to its messages being gathered, excluding the user kernels and
-// the memory (arch.PipelineCycles). It enters t_sync only.
-const DefaultPipelineCycles = arch.PipelineCycles
 
 // FromBoard builds the model's view of a board. mem names the edge memory
 // ("" for the board's default); it is ignored for BRAM edge storage.
@@ -47,8 +42,12 @@ func FromBoardKernel(b *boards.Board, mem string, cost *kernel.PECost) (*Platfor
 		MaxPEs:          b.MaxPEs(),
 		LinkLatencySec:  b.Network.LinkLatencyNs * 1e-9,
 		MemLatencySec:   m.LatencyNs * 1e-9,
-		PipelineCycles:  DefaultPipelineCycles,
-		CPE:             b.PE.CPE,
+		// The per-pair and per-FPGA figures of a direct network, as the
+		// simulator's links use them; IfFunc gives the limits' BW_if.
+		PairBitsPerSec:      b.PairBitsPerSecond(),
+		IfBitsPerSec:        b.Network.InterfaceGiBs * boards.GiB * 8,
+		MemRequestsInFlight: m.RequestsInFlight,
+		CPE:                 b.PE.CPE,
 	}
 	switch {
 	case b.PE.MaxPerFPGA > 0:
@@ -85,4 +84,27 @@ func TSysFor(b *boards.Board, k *kernel.Kernel, g *graph.Graph, c Config, pe PED
 		return 0
 	}
 	return r.TSys
+}
+
+// PredictFor returns the model's prediction for a bound kernel on a graph
+// at one design point, as TSysFor returns T_sys: with the CPE of the PE
+// design, any nP, and ps, the reference run's activity with the profiles
+// of the partitioner the simulation uses (it makes the same partition).
+// What a simulation of the same configuration is compared with
+// (sim.Setup.ModelPredictedTEPS).
+func PredictFor(ctx context.Context, b *boards.Board, k *kernel.Kernel, g *graph.Graph, c Config, pe PEDesign, ps *Profiles) (Prediction, error) {
+	p, err := FromBoardKernel(b, "", k.Spec.PECost)
+	if err != nil {
+		return Prediction{}, err
+	}
+	p.MaxPEs = 0
+	cpe, src := p.CPEFor(k.Spec.Name, pe)
+	w := NewWorkload(k, g, cpe, src, nil)
+	w.PE = pe
+	w.Attach(ps)
+	r, err := Evaluate(p, w, c)
+	if err != nil && !errors.Is(err, ErrCapacity) {
+		return Prediction{}, err
+	}
+	return PredictContext(ctx, p, w, r)
 }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -81,10 +82,12 @@ type Platform struct {
 	MaxPEs                        int // PEs that fit one FPGA
 	MaxPEsReason                  string
 	LinkLatencySec, MemLatencySec float64
-	PipelineCycles                int // depth of a PE from update in to message out, for barrier latency
-	CPE                           map[string]float64
-	DefaultCPE                    float64
-	DefaultCPESource              string
+	// MemRequestsInFlight is the number of outstanding edge-memory reads
+	// a PE may have (the prediction's off-chip scatter).
+	MemRequestsInFlight int
+	CPE                 map[string]float64
+	DefaultCPE          float64
+	DefaultCPESource    string
 }
 
 // BWIf returns the usable per-group interface bandwidth with nF FPGAs.
@@ -116,13 +119,57 @@ type Workload struct {
 	// Supersteps, when known (from the BSP reference engine), feed the
 	// latency-aware prediction.
 	Supersteps []kernel.Superstep
+	// PE is the PE design whose scatter and hazard detector the prediction
+	// follows ("" is the generated PE).
+	PE PEDesign
+	// Latency holds the kernels' pipeline depths, HandWritten whether the
+	// kernel brings its own Verilog (then the generated PE keeps the
+	// paper's hazard detector).
+	Latency     KernelLatency
+	HandWritten bool
+	// Profiles, when set, gives the prediction the partition and the
+	// senders of every superstep (see Profiles); Ctx cancels the
+	// partitioning that a first prediction of a design point needs.
+	Profiles *Profiles
+	Ctx      context.Context
 
-	// cache memoises the degree-histogram sums, which dominate the cost of
-	// an evaluation; sweeps share one Workload between goroutines.
+	// spreads memoises the degree-histogram sums, which dominate the cost
+	// of an evaluation; sweeps share one Workload between goroutines, and
+	// copies of a workload (WithProfiles) share it too. NewWorkload sets
+	// it; without, the sums are not memoised.
+	spreads *spreadMemo
+}
+
+// spreadMemo holds spread(n) in a slice, NaN until computed (a map
+// lookup cost more than the rest of an evaluation).
+type spreadMemo struct {
 	mu sync.Mutex
-	// spreads[n] is spread(n), NaN until computed (a slice: a map lookup
-	// cost more than the rest of an evaluation).
-	spreads []float64
+	s  []float64
+}
+
+// WithProfiles returns a copy of the workload with other profiles, and
+// the supersteps of their activity; nil profiles give the workload as the
+// four limits see it, without supersteps, so that the optimiser chooses
+// on T_sys.
+func (w *Workload) WithProfiles(ps *Profiles) *Workload {
+	v := *w
+	v.Profiles, v.Supersteps = nil, nil
+	if ps != nil {
+		v.Attach(ps)
+	}
+	return &v
+}
+
+// KernelLatency is the pipeline depth of each kernel in cycles.
+type KernelLatency struct {
+	Gather, Apply, Scatter int
+}
+
+func (w *Workload) context() context.Context {
+	if w.Ctx != nil {
+		return w.Ctx
+	}
+	return context.Background()
 }
 
 // maxSpreadMemo bounds the memoised group counts; larger n are computed
@@ -133,10 +180,12 @@ const maxSpreadMemo = 1 << 16
 // vertices, when every vertex's out-neighbours fall at random into n
 // groups: sum over v of n * (1 - (1-1/n)^deg(v)). It is memoised per n.
 func (w *Workload) spread(n int) float64 {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if n < len(w.spreads) && !math.IsNaN(w.spreads[n]) {
-		return w.spreads[n]
+	if m := w.spreads; m != nil {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if n < len(m.s) && !math.IsNaN(m.s[n]) {
+			return m.s[n]
+		}
 	}
 	q := 1 - 1/float64(n)
 	sum := 0.0
@@ -145,11 +194,11 @@ func (w *Workload) spread(n int) float64 {
 			sum += float64(dc[1]) * float64(n) * (1 - math.Pow(q, float64(dc[0])))
 		}
 	}
-	if n >= 0 && n < maxSpreadMemo {
-		for len(w.spreads) <= n {
-			w.spreads = append(w.spreads, math.NaN())
+	if m := w.spreads; m != nil && n >= 0 && n < maxSpreadMemo {
+		for len(m.s) <= n {
+			m.s = append(m.s, math.NaN())
 		}
-		w.spreads[n] = sum
+		m.s[n] = sum
 	}
 	return sum
 }

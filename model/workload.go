@@ -20,9 +20,20 @@ func NewWorkload(k *kernel.Kernel, g *graph.Graph, cpe float64, cpeSource string
 		Vertices:   g.NumVertices(),
 		Arcs:       int64(g.NumArcs()),
 		Supersteps: supersteps,
+		Latency: KernelLatency{Gather: arch.Latency(k.Checked.Gather), Apply: arch.Latency(k.Checked.Apply),
+			Scatter: arch.Latency(k.Checked.Scatter)},
+		HandWritten: len(k.Spec.Verilog) == 3,
+		spreads:     &spreadMemo{},
 	}
 	w.Degrees = DegreeCounts(g)
 	return w
+}
+
+// Attach gives the workload the reference run's supersteps and the
+// profiles of its design points, for the prediction.
+func (w *Workload) Attach(ps *Profiles) {
+	w.Profiles = ps
+	w.Supersteps = ps.Activity().Supersteps()
 }
 
 // DegreeCounts returns the out-degree histogram of g as (degree, count)

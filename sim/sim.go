@@ -84,6 +84,12 @@ type Setup struct {
 	// model); Run reports it in the result with Efficiency = TEPS /
 	// ModelTSys. 0: none.
 	ModelTSys float64
+	// ModelPredictedTEPS is the model's prediction for this configuration
+	// (model.PredictFor: the partition, the reference run's supersteps,
+	// the lockstep broadcast, hazards, links, sweeps and t_sync), which the
+	// caller supplies likewise; Run reports it with PredictedRatio = TEPS /
+	// ModelPredictedTEPS. 0: none.
+	ModelPredictedTEPS float64
 	// MaxCycles stops a run at this many simulated cycles (0: no limit
 	// besides the deadlock detector).
 	MaxCycles int64
@@ -163,6 +169,11 @@ type Result struct {
 	// (Setup.ModelTSys), and Efficiency = TEPS / ModelTSys.
 	ModelTSys  float64 `json:"model_tsys"`
 	Efficiency float64 `json:"efficiency"`
+	// ModelPredictedTEPS is the model's prediction for the same design
+	// (Setup.ModelPredictedTEPS), 0 without one; PredictedRatio = TEPS /
+	// ModelPredictedTEPS.
+	ModelPredictedTEPS float64 `json:"model_predicted_teps"`
+	PredictedRatio     float64 `json:"predicted_ratio,omitempty"`
 	// ResultSHA256 is the SHA-256 of the final states as `gravf-tui ref`
 	// writes them, and ResultOrder the order in which each vertex's
 	// messages were gathered: OrderReference (fast detail: the states are
@@ -390,6 +401,10 @@ func finish(s *Setup, r *Result) error {
 		return err
 	}
 	r.ResultSHA256 = hex.EncodeToString(h.Sum(nil))
+	r.ModelPredictedTEPS = s.ModelPredictedTEPS
+	if s.ModelPredictedTEPS > 0 {
+		r.PredictedRatio = r.TEPS / s.ModelPredictedTEPS
+	}
 	r.ModelTSys = s.ModelTSys
 	if s.ModelTSys > 0 {
 		r.Efficiency = r.TEPS / s.ModelTSys

@@ -47,6 +47,7 @@ func TestEscCancels(t *testing.T) {
 	if p := platformOf(a); p.Set["clock_mhz"] != 250 {
 		t.Fatalf("the keystrokes were not committed live: %v", p.Set)
 	}
+	runModelJobs(t, a)
 	if !strings.Contains(a.View(), "T_sys 8.234 GTEPS · bound by the memory bandwidth") {
 		t.Errorf("the headline does not follow the typing:\n%s", a.View())
 	}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"os"
 	"strings"
 	"testing"
@@ -86,6 +87,24 @@ func newTestApp(t testing.TB, nb *explorer.Notebook, w, h int) *App {
 	a.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	a.evaluate()
 	return a
+}
+
+// runModelJobs evaluates the stale model cells that an edit left to a
+// job, as the job would, and refreshes the app: a clock edit changes an
+// off-chip design's edge-memory latency in cycles, on which the
+// prediction's profile depends, so the first evaluation at a new clock
+// computes a profile (seconds on a large graph) in the background.
+func runModelJobs(t testing.TB, a *App) {
+	t.Helper()
+	nb := a.sh.nb
+	for i, c := range nb.Cells {
+		if c.In.Kind() == explorer.KindModel && nb.Stale(i) {
+			if _, err := nb.Eval(context.Background(), i, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	a.evaluate()
 }
 
 // press sends keys to an App: runes one by one, or named keys in <>.

@@ -71,7 +71,7 @@ func TestGoldenCLI(t *testing.T) {
 		{"graph_partition_uniform", []string{"graph", "partition", "--graph", "uniform:v=4096,d=16,seed=1", "--fpgas", "2", "--pes", "4"}},
 		{"boards", []string{"boards"}},
 		{"boards_show_ac510", []string{"boards", "show", "ac510"}},
-		{"model_wcc_d32", []string{"model", "--kernel", "wcc", "--graph", "uniform:v=262144,d=32,seed=1"}},
+		{"model_wcc_d32", []string{"model", "--kernel", "wcc", "--graph", "uniform:v=262144,d=32,seed=1", "--no-latency"}},
 		{"model_wcc_d2", []string{"model", "--kernel", "wcc", "--graph", "uniform:v=262144,d=2,seed=1"}},
 		{"model_pr_gravf_json", []string{"model", "--kernel", "pr", "--graph", "rmat:scale=12,ef=16,seed=1", "--fpgas", "4", "--pes", "9", "--arch", "gravf", "--json"}},
 		{"model_bfs_u280", []string{"model", "--board", "u280", "--kernel", "bfs", "--graph", karate, "--param", "root=1"}},

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
 	"github.com/gravf-tui/gravf-tui/explorer"
+	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
+	"github.com/gravf-tui/gravf-tui/model"
 	"github.com/gravf-tui/gravf-tui/teps"
 	"github.com/spf13/cobra"
 )
@@ -14,6 +17,7 @@ func newModelCmd() *cobra.Command {
 	var pf pointFlags
 	var kf kernelFlags
 	var gf graphFlags
+	var partition string
 	var asJSON, noLatency bool
 	var tf tepsFlags
 	cmd := &cobra.Command{
@@ -21,11 +25,14 @@ func newModelCmd() *cobra.Command {
 		Short: "Evaluate the analytical performance model and choose nF and nP",
 		Long: `model evaluates the four throughput limits of GraVF-M (or GraVF): the PEs,
 the off-chip memory, the network interface and the network; T_sys is their
-minimum. With --fpgas 0 or --pes 0 it chooses the design with the highest
-T_sys over every nF and nP that fit, fewer FPGAs and then fewer PEs winning
-ties (the paper's rule where T_sys only grows with nP; when memory binds,
-fewer PEs can be faster). The curves over nF and nP are always printed, with
-recommendations in plain words.
+minimum, the paper's bound. It then runs the BSP reference engine once and
+predicts the run time superstep by superstep on the partition (--partition):
+the most loaded PE, the lockstep broadcast, gather hazards, the links, the
+apply sweeps and t_sync, with where the time goes; the prediction is never
+above T_sys. With --fpgas 0 or --pes 0 it chooses the design with the
+highest prediction over every nF and nP that fit (the highest T_sys with
+--no-latency), fewer FPGAs and then fewer PEs winning ties. The curves over
+nF and nP are always printed with both, with recommendations in plain words.
 
 --set KEY=VALUE changes what a notebook's platform cell would: a key of the
 cell (fpgas, arch, ...) or a board figure (--set memory.peak_gib_s=10), so
@@ -42,10 +49,16 @@ that every edit of the TUI's platform cell can be repeated here.
 			if err != nil {
 				return err
 			}
-			var steps []kernel.Superstep
+			method, err := graph.ParsePartitioner(partition)
+			if err != nil {
+				return usageError{err}
+			}
+			ctx, stop := context.WithCancel(cmd.Context())
+			defer stop()
+			var ps *model.Profiles
 			if !noLatency {
 				prog := newProgress(cmd.ErrOrStderr())
-				res, err := kernel.Run(cmd.Context(), p.Kernel, p.Graph, kernel.RunOptions{Progress: func(s kernel.Superstep) {
+				act, _, err := model.RecordActivity(ctx, p.Kernel, p.Graph, kernel.RunOptions{Progress: func(s kernel.Superstep) {
 					prog.line(fmt.Sprintf("reference run for the latency-aware prediction: superstep %d", s.Index+1))
 				}})
 				prog.done()
@@ -56,9 +69,9 @@ that every edit of the TUI's platform cell can be repeated here.
 				if err != nil {
 					return err
 				}
-				steps = res.Supersteps
+				ps = model.NewProfiles(p.Graph, act, graph.PartitionOptions{Method: method, Seed: 1})
 			}
-			out, err := explorer.EvaluateModel(p.Platform, p.Kernel, p.Graph, p.Config(), p.Options.PE, p.Options.CPE, steps)
+			out, err := explorer.EvaluateModel(ctx, p.Platform, p.Kernel, p.Graph, p.Config(), p.Options.PE, p.Options.CPE, ps)
 			if err != nil {
 				return asUsage(err)
 			}
@@ -82,7 +95,8 @@ that every edit of the TUI's platform cell can be repeated here.
 	kf.register(cmd.Flags())
 	gf.register(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
-	cmd.Flags().BoolVar(&noLatency, "no-latency", false, "skip the reference run that feeds the latency-aware prediction")
+	cmd.Flags().StringVar(&partition, "partition", "greedy", "partitioner the prediction uses: robin, greedy, greedy-sorted or metis")
+	cmd.Flags().BoolVar(&noLatency, "no-latency", false, "skip the reference run that feeds the prediction (the optimiser then chooses on T_sys)")
 	tf.register(cmd)
 	return cmd
 }

@@ -43,7 +43,8 @@ func newSimCmd() *cobra.Command {
 		Short: "Simulate the generated architecture on a graph",
 		Long: `sim runs the architecture that the RTL generator builds on a real graph and
 reports cycles, throughput, per-superstep times, the stall breakdown of every
-PE and the utilisation of every link, next to the model's T_sys.
+PE and the utilisation of every link, next to the model's T_sys (its bound)
+and its prediction for the same design (model_predicted_teps).
 
 --detail cycle steps every unit every clock cycle (the generated RTL agrees
 with it); --detail fast (the default) follows every update and message
@@ -88,9 +89,23 @@ root, over 64 roots drawn as Graph500 draws them, reporting the harmonic mean.`,
 				return err
 			}
 			cfg := p.Config()
+			ctx, stop := context.WithCancel(cmd.Context())
+			defer stop()
+			// The reference run's activity feeds the model's prediction
+			// beside the simulation (and its choice of the design).
+			ps, err := explorer.NewPredictionProfiles(ctx, p.Kernel, p.Graph, graph.PartitionOptions{Method: part.Partitioner, Seed: part.Seed})
+			var le *kernel.LimitError
+			if errors.As(err, &le) {
+				// A kernel that does not converge has no prediction; the
+				// simulation reports the limit itself.
+				ps, err = nil, nil
+			}
+			if err != nil {
+				return err
+			}
 			if cfg.FPGAs == 0 || cfg.PEs == 0 {
 				// Let the model choose what the user left open.
-				out, err := explorer.EvaluateModel(p.Platform, p.Kernel, p.Graph, cfg, p.Options.PE, p.Options.CPE, nil)
+				out, err := explorer.EvaluateModel(ctx, p.Platform, p.Kernel, p.Graph, cfg, p.Options.PE, p.Options.CPE, ps)
 				if err != nil {
 					return asUsage(err)
 				}
@@ -100,11 +115,16 @@ root, over 64 roots drawn as Graph500 draws them, reporting the harmonic mean.`,
 			if err := checkBuildable(p.Platform, p.Kernel, p.Graph, cfg, sf.forceUnbuildable); err != nil {
 				return err
 			}
-			ctx, stop := context.WithCancel(cmd.Context())
-			defer stop()
 			setup := &sim.Setup{Board: p.Board, Kernel: p.Kernel, Graph: p.Graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs, Arch: cfg.Arch, Mem: cfg.Mem, PE: p.Options.PE,
 				Partitioner: part.Partitioner, UFactor: part.UFactor, Packing: cfg.Packing, Filter: cfg.Filter, Seed: part.Seed, Detail: sf.detail, MaxCycles: sf.maxCycles,
 				MaxSupersteps: sf.maxSupersteps, ModelTSys: model.TSysFor(p.Board, p.Kernel, p.Graph, cfg, p.Options.PE)}
+			if ps != nil {
+				pr, err := model.PredictFor(ctx, p.Board, p.Kernel, p.Graph, cfg, p.Options.PE, ps)
+				if err != nil {
+					return fmt.Errorf("the model's prediction: %w", err)
+				}
+				setup.ModelPredictedTEPS = pr.TEPS
+			}
 			prog := newProgress(cmd.ErrOrStderr())
 			setup.Progress = prog.report
 			finishTrace, err := attachTrace(setup, sf, p.Graph)
@@ -286,6 +306,9 @@ func printSim(w io.Writer, s *sim.Setup, r *sim.Result) {
 	fmt.Fprintf(w, "  cycles      %d (%.6g s at %.1f MHz)\n", r.Cycles, r.Seconds, s.Board.ClockMHz)
 	fmt.Fprintf(w, "  messages    %d over %d supersteps\n", r.Messages, r.Supersteps)
 	fmt.Fprintf(w, "  throughput  %s; the model's T_sys %s; simulation/model %.2f (%s)\n", explorer.TEPS(r.TEPS), explorer.TEPS(r.ModelTSys), r.Efficiency, teps.GraVF.Label())
+	if r.ModelPredictedTEPS > 0 {
+		fmt.Fprintf(w, "  predicted   %s by the model for this design; simulation/prediction %.2f\n", explorer.TEPS(r.ModelPredictedTEPS), r.PredictedRatio)
+	}
 	fmt.Fprintf(w, "  result      sha256 %s\n", r.ResultSHA256)
 	if r.Stopped != "" {
 		fmt.Fprintf(w, "  partial     the run stopped early (%s): the figures cover the cycles simulated\n", r.Stopped)

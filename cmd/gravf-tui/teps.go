@@ -163,7 +163,11 @@ func graph500Model(ctx context.Context, out *explorer.ModelOutput, p *model.Plat
 			r.Seconds = float64(ref.Messages) / out.TSys
 		}
 		if latency {
-			o, err := explorer.EvaluateModel(p, kr, g, cfg, pe, cpe, ref.Supersteps)
+			act, _, err := model.RecordActivity(ctx, kr, g, kernel.RunOptions{})
+			if err != nil {
+				return nil, err
+			}
+			o, err := explorer.EvaluateModel(ctx, p, kr, g, cfg, pe, cpe, model.NewProfiles(g, act, graph.PartitionOptions{}))
 			if err != nil {
 				return nil, asUsage(err)
 			}

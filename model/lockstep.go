@@ -1,0 +1,487 @@
+package model
+
+import (
+	"math/bits"
+	"slices"
+)
+
+// The lockstep recursion of GraVF-M. Every PE sweeps its vertices, one per
+// cycle, and queues the updates it issues; each FPGA's crossbar takes them
+// in the order they become ready (the same cycle of every PE's sweep in
+// PE order, as its round-robin does), moves one per cycle, and writes it
+// in the same cycle into the input FIFO of every local PE: when one of
+// those FIFOs is full, nothing moves. A PE walking a long list therefore
+// holds the broadcast for every PE of its FPGA once eight more items are
+// waiting for it. Each PE takes one item per cycle from its FIFO, walks
+// the item's local list one edge per cycle into its message FIFO, and
+// gathers one message per cycle once its own sweep is done, unless the
+// message's vertex (or detector slot) was issued less than the hazard's
+// hold ago. The recursion follows every item and every message through
+// these units with the exact lists of the partition; only the order in
+// which remote updates reach an FPGA is taken as the order in which they
+// become ready, and the links and the memory are left to their own
+// bounds (see Predict).
+
+// msgRing bounds the message FIFO's slots the recursion follows.
+const msgRing = 64
+
+// lockstep is the recursion's state for one superstep.
+type lockstep struct {
+	w     *profiler
+	xb    []crossbar
+	lanes [][]lane // per FPGA, per local PE
+	// hz holds, per vertex, the first cycle at which a message for it may
+	// issue (exact detector), valid where hzStep is the current superstep's
+	// number (step), so that no superstep has to clear it.
+	hz     []float64
+	hzStep []uint32
+	step   uint32
+	// per item: the sender's local lists, grouped by PE
+	cnt   []int32
+	start []int32
+	hit   []int
+	hitF  [][]int // hit by FPGA
+	dst   []uint32
+	needs []bool
+}
+
+// crossbar is one FPGA's crossbar.
+type crossbar struct {
+	now   float64 // the cycle of the last move
+	items int     // items moved
+	// times holds the move cycles of the last InFIFODepth items.
+	times [InFIFODepth]float64
+	// active lists the lanes (local PE indices) that did not take the
+	// last item in the cycle after it moved or may not take the next one
+	// at once; every other lane takes every item in the cycle after its
+	// move and so never holds the crossbar.
+	active []int
+}
+
+// lane is one PE: its input FIFO, scatter unit, message FIFO and gather.
+// Times are cycles from the start of the superstep's sweeps.
+type lane struct {
+	pe int
+	// taken is the cycle the PE took each of the last InFIFODepth items
+	// (by item index mod the depth); valid while the lane is active.
+	taken  [InFIFODepth]float64
+	last   float64 // the cycle the PE took its last item
+	free   float64 // the scatter unit may take the next item from this cycle
+	active bool
+	// walkEnd is the cycle the walker (BRAM) or the unpacker read its
+	// last edge.
+	walkEnd float64
+	// Gather starts after the PE's own sweep (gather); issued holds the
+	// issue cycles of the last msgSlots messages, so the walker may add a
+	// message only when the one msgSlots before it has left the FIFO.
+	gather   float64
+	tg       float64
+	issued   [msgRing]float64
+	msgs     int
+	msgSlots int
+	stall    float64 // cycles gather waited on hazards
+	slots    []float64
+	words    int64
+	popped   []float64 // off-chip: pop cycles of the last InFlight words
+}
+
+func newLockstep(w *profiler) *lockstep {
+	nP := w.part.PEs
+	lk := &lockstep{w: w, xb: make([]crossbar, w.nF), cnt: make([]int32, w.nPE), start: make([]int32, w.nPE+1),
+		needs: make([]bool, w.nF), hitF: make([][]int, w.nF)}
+	if w.opt.Hazard.Hold > 1 && w.opt.Hazard.Slots == 0 {
+		lk.hz = make([]float64, w.g.NumVertices())
+		lk.hzStep = make([]uint32, w.g.NumVertices())
+	}
+	for f := 0; f < w.nF; f++ {
+		ls := make([]lane, nP)
+		for l := range ls {
+			q := f*nP + l
+			ls[l].pe = q
+			if w.opt.Hazard.Slots > 0 {
+				ls[l].slots = make([]float64, w.opt.Hazard.slotsFor(len(w.part.Members[q])))
+			}
+			if w.opt.Mem == OffChip {
+				ls[l].popped = make([]float64, w.opt.InFlight)
+			}
+		}
+		lk.lanes = append(lk.lanes, ls)
+	}
+	return lk
+}
+
+const never = -1e18
+
+func (lk *lockstep) reset() {
+	w := lk.w
+	lk.step++
+	for f := range lk.xb {
+		x := &lk.xb[f]
+		x.now, x.items, x.active = -1, 0, x.active[:0]
+		for i := range x.times {
+			x.times[i] = -2
+		}
+		for l := range lk.lanes[f] {
+			ln := &lk.lanes[f][l]
+			ln.last, ln.free, ln.walkEnd, ln.tg, ln.active = -1, 0, -1, -1, false
+			ln.gather = float64(len(w.part.Members[ln.pe]) + 1)
+			ln.msgs, ln.stall, ln.words = 0, 0, 0
+			ln.msgSlots = min(MsgFIFODepth+w.opt.ScatterLatency, msgRing)
+			for i := range ln.slots {
+				ln.slots[i] = never
+			}
+			for i := range ln.popped {
+				ln.popped[i] = never
+			}
+		}
+	}
+}
+
+// run follows one superstep with the given senders.
+func (lk *lockstep) run(senders []uint32) {
+	w := lk.w
+	lk.reset()
+	nP := w.part.PEs
+	for _, it := range lk.readyOrder(senders) {
+		ready := float64(it.at)
+		if it.barrier {
+			// A barrier marker reaches every PE of every FPGA.
+			for f := range lk.hitF {
+				lk.hitF[f] = lk.hitF[f][:0]
+			}
+			for f := 0; f < w.nF; f++ {
+				w.xbar[f]++
+				lk.move(f, ready)
+			}
+			continue
+		}
+		home := int(w.part.PE[it.u]) / nP
+		w.local[home]++
+		lk.group(it.u)
+		for f := range lk.needs {
+			lk.needs[f] = f == home || !w.opt.Filter
+			lk.hitF[f] = lk.hitF[f][:0]
+		}
+		for _, q := range lk.hit {
+			lk.needs[q/nP] = true
+			lk.hitF[q/nP] = append(lk.hitF[q/nP], q)
+		}
+		for f, need := range lk.needs {
+			if !need {
+				continue
+			}
+			w.xbar[f]++
+			if f != home {
+				w.link[home*w.nF+f]++
+			}
+			lk.move(f, ready)
+		}
+		for _, q := range lk.hit {
+			lk.cnt[q] = 0
+		}
+	}
+	for f := range lk.lanes {
+		items := int64(lk.xb[f].items)
+		for l := range lk.lanes[f] {
+			ln := &lk.lanes[f][l]
+			// An inactive lane took the last item in the cycle after it
+			// moved.
+			w.end[f] = max(w.end[f], ln.last+1, lk.xb[f].now+2, ln.tg+1)
+			w.words[ln.pe] = ln.words
+			w.stall[ln.pe] = ln.stall
+			w.edges[ln.pe] = int64(ln.msgs)
+			sc := float64(max(items, w.edges[ln.pe]))
+			switch {
+			case w.opt.Mem == OffChip:
+				sc = max(sc, float64(ln.words))
+			case w.opt.PE == PEPaper:
+				sc = float64(items + w.edges[ln.pe])
+			}
+			w.scatter[ln.pe] = sc
+		}
+	}
+}
+
+// group counts u's neighbours per PE (lk.cnt; lk.hit lists the PEs with a
+// non-empty list) and, when the hazard detector needs them, sorts them by
+// PE into lk.dst in adjacency order.
+func (lk *lockstep) group(u uint32) {
+	pe := lk.w.part.PE
+	nbrs := lk.w.g.Neighbors(u)
+	lk.hit = lk.hit[:0]
+	for _, v := range nbrs {
+		q := pe[v]
+		if lk.cnt[q] == 0 {
+			lk.hit = append(lk.hit, int(q))
+		}
+		lk.cnt[q]++
+	}
+	if lk.w.opt.Hazard.Hold <= 1 {
+		return
+	}
+	var off int32
+	for _, q := range lk.hit {
+		lk.start[q] = off
+		off += lk.cnt[q]
+	}
+	if cap(lk.dst) < len(nbrs) {
+		lk.dst = make([]uint32, len(nbrs))
+	}
+	lk.dst = lk.dst[:len(nbrs)]
+	for _, v := range nbrs {
+		q := pe[v]
+		lk.dst[lk.start[q]] = v
+		lk.start[q]++
+	}
+}
+
+// edges is one PE's share of an item: n edges, and their destinations
+// when the hazard detector needs them.
+type edges struct {
+	n   int
+	dst []uint32
+}
+
+// slice returns edges lo to hi.
+func (e edges) slice(lo, hi int) edges {
+	if e.dst == nil {
+		return edges{n: hi - lo}
+	}
+	return edges{n: hi - lo, dst: e.dst[lo:hi]}
+}
+
+// list returns PE q's list of the current item.
+func (lk *lockstep) list(q int) edges {
+	n := int(lk.cnt[q])
+	if n == 0 || lk.w.opt.Hazard.Hold <= 1 {
+		return edges{n: n}
+	}
+	return edges{n: n, dst: lk.dst[int(lk.start[q])-n : lk.start[q]]}
+}
+
+// move moves one item, ready at cycle ready, through FPGA f's crossbar
+// into every local PE.
+func (lk *lockstep) move(f int, ready float64) {
+	x := &lk.xb[f]
+	lanes := lk.lanes[f]
+	slot := x.items % InFIFODepth
+	t := max(x.now+1, ready)
+	for _, l := range x.active {
+		t = max(t, lanes[l].taken[slot])
+	}
+	// Lanes with a list that were not active took every item so far in
+	// the cycle after its move.
+	base := f * len(lanes)
+	for _, q := range lk.hitF[f] {
+		ln := &lanes[q-base]
+		if !ln.active {
+			for i := range ln.taken {
+				ln.taken[i] = x.times[i] + 1
+			}
+			ln.last = x.now + 1
+			ln.active = true
+			x.active = append(x.active, q-base)
+		}
+	}
+	keep := x.active[:0]
+	for _, l := range x.active {
+		ln := &lanes[l]
+		lk.take(ln, t, lk.list(ln.pe), slot)
+		if ln.last > t+1 || ln.free > t+1 {
+			keep = append(keep, l)
+		} else {
+			ln.active = false
+		}
+	}
+	x.active = keep
+	x.times[slot] = t
+	x.now = t
+	x.items++
+}
+
+// take has lane ln take an item written into its FIFO at cycle t with the
+// local list nbrs, as the scatter unit of the design does:
+//
+//   - generated PE, BRAM: the lookup stage takes the item in the cycle
+//     after it was written, at the earliest; an empty list is dropped
+//     there in one cycle, a non-empty one is handed to the walker in the
+//     cycle the walker reads the previous list's last edge (or at once
+//     when it is idle), and the stage takes the next item in that cycle.
+//   - paper's PE, BRAM: one cycle to take the item, then the walk; the
+//     next item only after the walk.
+//   - off-chip: the request stage issues one word per cycle from the
+//     cycle after it took the item, while fewer than InFlight words wait
+//     to be unpacked, and takes the next item in the cycle of the last
+//     request; each word arrives after the memory latency and is
+//     unpacked in order, one edge per cycle.
+func (lk *lockstep) take(ln *lane, t float64, nbrs edges, slot int) {
+	s := max(t+1, ln.last+1, ln.free)
+	ln.taken[slot], ln.last = s, s
+	if nbrs.n == 0 {
+		return
+	}
+	opt := &lk.w.opt
+	switch {
+	case opt.Mem == OffChip:
+		lk.request(ln, s, nbrs)
+	case opt.PE == PEPaper:
+		lk.walk(ln, s+1, nbrs)
+		ln.free = ln.walkEnd + 1
+	default:
+		first := max(s+1, ln.walkEnd+1)
+		ln.free = max(s+1, ln.walkEnd)
+		lk.walk(ln, first, nbrs)
+	}
+}
+
+// request issues the words of a list taken at cycle s and unpacks them.
+func (lk *lockstep) request(ln *lane, s float64, nbrs edges) {
+	opt := &lk.w.opt
+	epw := opt.EdgesPerWord
+	r := s
+	for lo := 0; lo < nbrs.n; lo += epw {
+		i := int(ln.words % int64(opt.InFlight))
+		r = max(r+1, ln.popped[i])
+		pop := max(r+float64(opt.MemLatency), ln.walkEnd+1)
+		ln.popped[i] = pop
+		lk.walk(ln, pop, nbrs.slice(lo, min(lo+epw, nbrs.n)))
+		ln.words++
+	}
+	ln.free = r
+}
+
+// walk reads the edges of nbrs one per cycle from cycle first on into the
+// message FIFO, and gathers them.
+func (lk *lockstep) walk(ln *lane, first float64, nbrs edges) {
+	w := lk.w
+	hazards := w.opt.Hazard.Hold > 1
+	hold := float64(w.opt.Hazard.Hold)
+	lat := float64(w.opt.ScatterLatency)
+	if !hazards && nbrs.n > 0 && ln.tg <= first && ln.tg+1 <= first+lat && ln.gather <= first+lat && lat <= float64(ln.msgSlots) {
+		// Gather is idle when the first edge arrives and every message
+		// before it has left the FIFO: the edges flow one per cycle,
+		// gathered lat cycles after they are read (a word of an
+		// off-chip list, or a list after a pause).
+		ln.flow(first, nbrs.n, lat)
+		return
+	}
+	tw := first - 1
+	flow := 0 // messages in a row that gather took as they arrived
+	for j := 0; j < nbrs.n; j++ {
+		tw++
+		if ln.msgs >= ln.msgSlots {
+			tw = max(tw, ln.issued[(ln.msgs-ln.msgSlots)%msgRing])
+		}
+		tg := max(tw+lat, ln.tg+1, ln.gather)
+		if hazards {
+			v := nbrs.dst[j]
+			var h *float64
+			if lk.hz != nil {
+				h = &lk.hz[v]
+				if lk.hzStep[v] != lk.step {
+					lk.hzStep[v], *h = lk.step, never
+				}
+			} else {
+				h = &ln.slots[int(w.part.Local[v])%len(ln.slots)]
+			}
+			if *h > tg {
+				ln.stall += *h - tg
+				tg = *h
+			}
+			*h = tg + hold
+		}
+		ln.issued[ln.msgs%msgRing] = tg
+		ln.msgs++
+		ln.tg = tg
+		if flow++; tg != tw+lat {
+			flow = 0
+		}
+		if !hazards && flow > w.opt.ScatterLatency && j+1 < nbrs.n {
+			// Gather has kept up for longer than the scatter kernel's
+			// depth: neither it nor the message FIFO can hold the walker
+			// again, and the rest of the list flows one edge per cycle.
+			ln.flow(tw+1, nbrs.n-j-1, lat)
+			return
+		}
+	}
+	ln.walkEnd = tw
+}
+
+// readyItem is an update (or a PE's barrier marker) and the cycle of the
+// apply sweep that queues it.
+type readyItem struct {
+	u       uint32 // the sender, or the PE of a barrier marker
+	at      int32
+	barrier bool
+}
+
+// readyOrder returns the superstep's updates and barrier markers in the
+// order the apply sweeps queue them: every PE sweeps its vertices in
+// local order, one per cycle, and queues its barrier marker after the
+// last; items of the same cycle go in PE order.
+func (lk *lockstep) readyOrder(senders []uint32) []readyItem {
+	w := lk.w
+	pe, local := w.part.PE, w.part.Local
+	// By PE (senders come in ascending id order, which is local order
+	// within a PE), each PE's barrier marker after its senders...
+	byPE := make([]int, w.nPE+1)
+	for _, u := range senders {
+		byPE[int(pe[u])+1]++
+	}
+	for q := 0; q < w.nPE; q++ {
+		byPE[q+1] += byPE[q] + 1
+	}
+	first := make([]readyItem, len(senders)+w.nPE)
+	fill := slices.Clone(byPE[:w.nPE])
+	for _, u := range senders {
+		q := pe[u]
+		first[fill[q]] = readyItem{u: u, at: int32(local[u])}
+		fill[q]++
+	}
+	maxAt := 0
+	for q, m := range w.part.Members {
+		first[fill[q]] = readyItem{u: uint32(q), at: int32(len(m)), barrier: true}
+		maxAt = max(maxAt, len(m))
+	}
+	// ...then stably by the cycle of the sweep, FPGA by FPGA: a counting
+	// sort when the superstep is dense, a sort when it is sparse.
+	nP := w.part.PEs
+	span := maxAt + 1
+	key := func(it readyItem) int {
+		q := it.u
+		if !it.barrier {
+			q = uint32(pe[it.u])
+		}
+		return int(q)/nP*span + int(it.at)
+	}
+	if n := len(first); n*bits.Len(uint(n)) < w.nF*span {
+		slices.SortStableFunc(first, func(a, b readyItem) int { return key(a) - key(b) })
+		return first
+	}
+	start := make([]int, w.nF*span+1)
+	for _, it := range first {
+		start[key(it)+1]++
+	}
+	for i := 1; i < len(start); i++ {
+		start[i] += start[i-1]
+	}
+	out := make([]readyItem, len(first))
+	for _, it := range first {
+		k := key(it)
+		out[start[k]] = it
+		start[k]++
+	}
+	return out
+}
+
+// flow reads n edges one per cycle from cycle first on, each gathered lat
+// cycles after it is read: the walk when neither gather nor the message
+// FIFO holds the walker.
+func (ln *lane) flow(first float64, n int, lat float64) {
+	for k := max(0, n-msgRing); k < n; k++ {
+		ln.issued[(ln.msgs+k)%msgRing] = first + float64(k) + lat
+	}
+	ln.msgs += n
+	ln.walkEnd = first + float64(n-1)
+	ln.tg = ln.walkEnd + lat
+}

@@ -1,0 +1,220 @@
+package model_test
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/kernel"
+	"github.com/gravf-tui/gravf-tui/model"
+	"github.com/gravf-tui/gravf-tui/samples"
+)
+
+// predictWorkload builds a workload with the reference run's activity and
+// the profiles for the prediction.
+func predictWorkload(t testing.TB, p *model.Platform, kname, spec string, method graph.Partitioner) *model.Workload {
+	t.Helper()
+	s, err := samples.Kernel(kname)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := graph.Load(spec, graph.ReadOptions{Weighted: len(s.Edge) > 0, RandomWeights: 100, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := map[string]string{}
+	if kname == "pr" {
+		params["iterations"] = "5"
+	}
+	k, err := s.Bind(kernel.Env{Vertices: g.NumVertices(), Lookup: g.Lookup, Params: params})
+	if err != nil {
+		t.Fatal(err)
+	}
+	act, _, err := model.RecordActivity(context.Background(), k, g, kernel.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cpe, src := p.CPEFor(kname, model.PEGenerated)
+	w := model.NewWorkload(k, g, cpe, src, nil)
+	w.Attach(model.NewProfiles(g, act, graph.PartitionOptions{Method: method}))
+	return w
+}
+
+// TestPredictionNeverAboveTSys: on every graph, kernel and design point
+// the prediction is at most T_sys, and its breakdown adds up to its time.
+func TestPredictionNeverAboveTSys(t *testing.T) {
+	p := ac510(t)
+	for _, spec := range []string{"rmat:scale=10,ef=8,seed=3,scramble=false", "uniform:v=2048,d=4,seed=1", "grid:rows=24,cols=24"} {
+		for _, kn := range []string{"wcc", "bfs", "pr", "sssp"} {
+			w := predictWorkload(t, p, kn, spec, graph.Greedy)
+			for _, c := range []model.Config{
+				{FPGAs: 1, PEs: 1, Mem: model.BRAM}, {FPGAs: 2, PEs: 3, Mem: model.OffChip, Filter: true},
+				{FPGAs: 4, PEs: 9, Mem: model.BRAM, Filter: true}, {FPGAs: 4, PEs: 2, Mem: model.BRAM, Arch: model.GraVF},
+				{FPGAs: 3, PEs: 5, Mem: model.OffChip, Packing: true},
+			} {
+				r, err := model.Evaluate(p, w, c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				pr, ok := model.Predict(p, w, r)
+				if !ok {
+					t.Fatalf("%s %s %+v: no prediction", spec, kn, c)
+				}
+				if pr.TEPS > r.TSys*(1+1e-9) || pr.TEPS <= 0 {
+					t.Errorf("%s %s %+v: predicted %.4g TEPS, T_sys %.4g", spec, kn, c, pr.TEPS, r.TSys)
+				}
+				if ceil := model.Ceiling(p, w, r); pr.TEPS > ceil*(1+1e-9) {
+					t.Errorf("%s %s %+v: predicted %.4g TEPS above the optimiser's ceiling %.4g", spec, kn, c, pr.TEPS, ceil)
+				}
+				var sum float64
+				for _, m := range pr.Breakdown {
+					if m.Seconds < -1e-15 {
+						t.Errorf("%s %s %+v: %s takes %g s", spec, kn, c, m.Mechanism, m.Seconds)
+					}
+					sum += m.Seconds
+				}
+				if math.Abs(sum-pr.Seconds) > 1e-9*pr.Seconds {
+					t.Errorf("%s %s %+v: breakdown sums to %g s, prediction %g s", spec, kn, c, sum, pr.Seconds)
+				}
+				if len(pr.Supersteps) != len(w.Supersteps) {
+					t.Errorf("%d supersteps predicted, %d run", len(pr.Supersteps), len(w.Supersteps))
+				}
+			}
+		}
+	}
+}
+
+// TestPredictBalancedHandComputed: without profiles every PE carries the
+// mean; 100 supersteps of 20 messages on 2 x 9 PEs are latency bound.
+func TestPredictBalancedHandComputed(t *testing.T) {
+	p := ac510(t)
+	w := &model.Workload{Kernel: "bfs", CPE: 1, Vertices: 1000, Arcs: 2000,
+		Sizes: kernel.Sizes{VertexIDBits: 10, Vertex: 11, Update: 0, Message: 0, Edge: 10}, Degrees: [][2]int64{{2, 1000}}}
+	for i := 0; i < 100; i++ {
+		w.Supersteps = append(w.Supersteps, kernel.Superstep{Index: i, Active: 10, Messages: 20})
+	}
+	c := model.Config{FPGAs: 2, PEs: 9, Mem: model.OffChip}
+	r, err := model.Evaluate(p, w, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, ok := model.Predict(p, w, r)
+	if !ok {
+		t.Fatal("no prediction")
+	}
+	// The sweep of 56 vertices and the barrier marker (57 cycles), the
+	// mean PE's 20/18 messages gathered after it, then t_sync: the four
+	// stages, the memory (400 ns = 75 cycles) and one link (1 us = 188
+	// cycles at 187.5 MHz); the kernels' latencies are 0 here.
+	f := p.ClockHz
+	cycles := 57 + 20.0/18 + 4 + math.Round(400e-9*f) + math.Round(1e-6*f)
+	if want := 100 * cycles / f; math.Abs(pr.Seconds-want) > 1e-9*want || pr.LatencyBoundSupersteps != 100 {
+		t.Fatalf("predicted %.6g s (%d latency bound), want %.6g", pr.Seconds, pr.LatencyBoundSupersteps, want)
+	}
+	if pr.TEPS >= r.TSys/50 || pr.Partitioner != "" {
+		t.Fatalf("TEPS %.3g should be far below T_sys %.3g (partitioner %q)", pr.TEPS, r.TSys, pr.Partitioner)
+	}
+}
+
+// TestPredictionSeesImbalance: unscrambled R-MAT under round-robin puts
+// the hubs on the first PEs; the prediction names the most loaded PE and
+// charges the imbalance, and greedy-sorted predicts faster.
+func TestPredictionSeesImbalance(t *testing.T) {
+	p := ac510(t)
+	spec := "rmat:scale=11,ef=16,seed=2,scramble=false"
+	c := model.Config{FPGAs: 2, PEs: 4, Mem: model.BRAM, Filter: true}
+	pred := map[graph.Partitioner]model.Prediction{}
+	for _, m := range []graph.Partitioner{graph.Robin, graph.GreedySorted} {
+		w := predictWorkload(t, p, "wcc", spec, m)
+		r, err := model.Evaluate(p, w, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr, ok := model.Predict(p, w, r)
+		if !ok {
+			t.Fatal("no prediction")
+		}
+		pred[m] = pr
+	}
+	rb := pred[graph.Robin]
+	if rb.Imbalance == nil || rb.Imbalance.Ratio < 1.3 || rb.Imbalance.PE != rb.Imbalance.FPGA*c.PEs+rb.Imbalance.Local {
+		t.Fatalf("round-robin imbalance %+v", rb.Imbalance)
+	}
+	if gs := pred[graph.GreedySorted]; gs.TEPS <= rb.TEPS {
+		t.Fatalf("greedy-sorted %.4g TEPS, round-robin %.4g", gs.TEPS, rb.TEPS)
+	}
+}
+
+// TestOptimiseOnPrediction: BFS on a line is a string of tiny
+// supersteps; every FPGA beyond the first adds a link's latency to each
+// barrier, more than the shorter sweeps save, so the prediction keeps one
+// FPGA where T_sys would take more.
+func TestOptimiseOnPrediction(t *testing.T) {
+	p := ac510(t)
+	w := predictWorkload(t, p, "bfs", "line:n=300", graph.Greedy)
+	ch, err := model.Optimise(p, w, model.Config{Mem: model.BRAM, Filter: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch.By != model.ByPrediction || ch.Prediction == nil || ch.Best.FPGAs != 1 {
+		t.Fatalf("chose %d x %d by %s", ch.Best.FPGAs, ch.Best.PEs, ch.By)
+	}
+	bound := false
+	for _, pt := range ch.Curve {
+		if pt.Fits && pt.TSys > ch.Best.TSys {
+			bound = true
+		}
+		near := pt.FPGAs <= ch.Best.FPGAs+1 && pt.FPGAs+1 >= ch.Best.FPGAs
+		if pt.Fits && (near && pt.Predicted == nil || pt.Predicted != nil && *pt.Predicted > pt.TSys*(1+1e-9)) {
+			t.Fatalf("curve point %+v: prediction missing or above T_sys", pt)
+		}
+	}
+	if !bound {
+		t.Fatalf("no point on the curve has a higher T_sys than the choice: %+v", ch.Curve)
+	}
+	// Without supersteps the optimiser keeps the bound.
+	w.Profiles, w.Supersteps = nil, nil
+	if ch, err := model.Optimise(p, w, model.Config{Mem: model.BRAM, Filter: true}); err != nil || ch.By != model.ByTSys || ch.Prediction != nil {
+		t.Fatalf("without supersteps: %v, by %s", err, ch.By)
+	}
+}
+
+// TestOptimiseSearchIsExhaustive: the optimiser predicts only the points
+// whose ceiling beats the best prediction so far, and still chooses what
+// predicting every point would choose.
+func TestOptimiseSearchIsExhaustive(t *testing.T) {
+	p := ac510(t)
+	for _, tc := range []struct{ kernel, spec string }{
+		{"wcc", "rmat:scale=11,ef=8,seed=2,scramble=true"},
+		{"pr", "rmat:scale=10,ef=16,seed=1,scramble=false"},
+		{"bfs", "uniform:v=4096,d=8,seed=1"},
+	} {
+		w := predictWorkload(t, p, tc.kernel, tc.spec, graph.Greedy)
+		base := model.Config{Mem: model.OffChip, Filter: true}
+		ch, err := model.Optimise(p, w, base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var best model.Result
+		bestTEPS := 0.0
+		for nF := 1; nF <= p.MaxFPGAs; nF++ {
+			for nP := 1; nP <= p.MaxPEs; nP++ {
+				c := base
+				c.FPGAs, c.PEs = nF, nP
+				r, err := model.Evaluate(p, w, c)
+				if err != nil {
+					continue
+				}
+				pr, ok := model.Predict(p, w, r)
+				if ok && pr.TEPS > bestTEPS*(1+1e-9) {
+					best, bestTEPS = r, pr.TEPS
+				}
+			}
+		}
+		if ch.Prediction == nil || math.Abs(ch.Prediction.TEPS-bestTEPS) > 1e-9*bestTEPS {
+			t.Errorf("%s %s: chose %d x %d (%v), every point predicted: %d x %d at %.4g TEPS",
+				tc.kernel, tc.spec, ch.Best.FPGAs, ch.Best.PEs, ch.Prediction, best.FPGAs, best.PEs, bestTEPS)
+		}
+	}
+}

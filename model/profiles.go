@@ -1,0 +1,199 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/gravf-tui/gravf-tui/graph"
+)
+
+// Profiles computes the profile of every design point of one graph and
+// one activity on demand and keeps it: the prediction needs one per
+// (nF, nP, design), the optimiser and the sweeps ask for the same ones
+// again and again, and a keystroke that changes a bandwidth or the clock
+// must not recompute any. It is safe for concurrent use; concurrent
+// requests for the same profile compute it once.
+type Profiles struct {
+	g    *graph.Graph
+	act  *Activity
+	part graph.PartitionOptions // FPGAs and PEs are set per request
+	// cachedOnly makes Get fail with ErrNotCached instead of computing.
+	cachedOnly bool
+	shared     *profilesState
+}
+
+// profilesState is what Profiles and its views share.
+type profilesState struct {
+	mu       sync.Mutex
+	profiles map[profileKey]*profileEntry
+	// parts keeps the most recent partitions (each costs about 10 bytes
+	// per vertex), so that the variants of one design point (memory,
+	// filter, PE design) partition once.
+	parts []*graph.Partition
+	// family holds the profiles of the same activity under every
+	// partitioner (With).
+	family *family
+}
+
+type family struct {
+	mu sync.Mutex
+	m  map[graph.PartitionOptions]*Profiles
+}
+
+// ErrNotCached is Get's error for a profile that a cached-only view
+// (CachedOnly) would have to compute.
+var ErrNotCached = errors.New("profile not computed yet")
+
+type profileKey struct {
+	nF, nP int
+	opt    ProfileOptions
+}
+
+type profileEntry struct {
+	done chan struct{}
+	p    *Profile
+	err  error
+}
+
+// keptPartitions is how many partitions Profiles keeps.
+const keptPartitions = 4
+
+// NewProfiles prepares the profiles of activity act on graph g, with
+// graphs partitioned as part says (its FPGAs and PEs are ignored).
+func NewProfiles(g *graph.Graph, act *Activity, part graph.PartitionOptions) *Profiles {
+	part.FPGAs, part.PEs = 0, 0
+	fam := &family{m: map[graph.PartitionOptions]*Profiles{}}
+	ps := &Profiles{g: g, act: act, part: part, shared: &profilesState{profiles: map[profileKey]*profileEntry{}, family: fam}}
+	fam.m[part] = ps
+	return ps
+}
+
+// CachedOnly returns a view of the same profiles whose Get never
+// computes: it fails with ErrNotCached for a profile not computed yet. A
+// front end uses it to tell whether an evaluation is quick.
+func (ps *Profiles) CachedOnly() *Profiles {
+	v := *ps
+	v.cachedOnly = true
+	return &v
+}
+
+// Activity returns the activity the profiles describe.
+func (ps *Profiles) Activity() *Activity { return ps.act }
+
+// Partitioner returns the partitioning method.
+func (ps *Profiles) Partitioner() graph.Partitioner {
+	if ps.part.Method == "" {
+		return graph.Greedy
+	}
+	return ps.part.Method
+}
+
+// With returns the profiles of the same graph and activity under another
+// partitioner; asking twice returns the same profiles.
+func (ps *Profiles) With(method graph.Partitioner) *Profiles {
+	o := ps.part
+	o.Method = method
+	fam := ps.shared.family
+	fam.mu.Lock()
+	defer fam.mu.Unlock()
+	sib, ok := fam.m[o]
+	if !ok {
+		sib = &Profiles{g: ps.g, act: ps.act, part: o, shared: &profilesState{profiles: map[profileKey]*profileEntry{}, family: fam}}
+		fam.m[o] = sib
+	}
+	if ps.cachedOnly {
+		return sib.CachedOnly()
+	}
+	return sib
+}
+
+// Get returns the profile of nF x nP PEs under opt, computing it (and the
+// partition) the first time.
+func (ps *Profiles) Get(ctx context.Context, nF, nP int, opt ProfileOptions) (*Profile, error) {
+	key := profileKey{nF, nP, opt}
+	st := ps.shared
+	st.mu.Lock()
+	e, ok := st.profiles[key]
+	if !ok {
+		if ps.cachedOnly {
+			st.mu.Unlock()
+			return nil, ErrNotCached
+		}
+		e = &profileEntry{done: make(chan struct{})}
+		st.profiles[key] = e
+	}
+	st.mu.Unlock()
+	if ok {
+		if ps.cachedOnly {
+			select {
+			case <-e.done:
+				return e.p, e.err
+			default:
+				return nil, ErrNotCached
+			}
+		}
+		select {
+		case <-e.done:
+			return e.p, e.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	part, err := ps.partition(ctx, nF, nP)
+	if err == nil {
+		e.p, e.err = NewProfile(ps.g, part, ps.act, opt)
+	} else {
+		e.err = err
+	}
+	if ctx.Err() != nil {
+		// A cancelled computation is not remembered.
+		st.mu.Lock()
+		delete(st.profiles, key)
+		st.mu.Unlock()
+	}
+	close(e.done)
+	return e.p, e.err
+}
+
+// partition returns the partition for nF x nP, reusing a recent one.
+func (ps *Profiles) partition(ctx context.Context, nF, nP int) (*graph.Partition, error) {
+	st := ps.shared
+	st.mu.Lock()
+	for _, p := range st.parts {
+		if p.FPGAs == nF && p.PEs == nP {
+			st.mu.Unlock()
+			return p, nil
+		}
+	}
+	st.mu.Unlock()
+	o := ps.part
+	o.FPGAs, o.PEs = nF, nP
+	p, err := graph.NewPartition(ctx, ps.g, o)
+	if err != nil {
+		return nil, fmt.Errorf("partition for the prediction: %w", err)
+	}
+	ps.Use(p)
+	return p, nil
+}
+
+// Use gives the profiles a partition made elsewhere (the simulator's),
+// so that they do not make it again; it must be the partition the
+// profiles' partitioner makes.
+func (ps *Profiles) Use(p *graph.Partition) {
+	st := ps.shared
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.parts = append(st.parts, p)
+	if len(st.parts) > keptPartitions {
+		st.parts = st.parts[1:]
+	}
+}
+
+// Len returns the number of profiles computed so far.
+func (ps *Profiles) Len() int {
+	ps.shared.mu.Lock()
+	defer ps.shared.mu.Unlock()
+	return len(ps.shared.profiles)
+}
