@@ -174,9 +174,6 @@ func (l *EdgeLayout) Runs(u uint32) (lo, hi int) {
 	return int(l.runOff[u]), int(l.runOff[u+1])
 }
 
-// RunPE returns the global PE of run i, without the slices Run builds.
-func (l *EdgeLayout) RunPE(i int) int { return int(l.runPE[i]) }
-
 // Run returns run i: the PE it belongs to and the neighbours (and weights,
 // nil when unweighted) of its vertex stored on that PE. The slices alias the
 // layout and must not be modified.

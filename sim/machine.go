@@ -564,7 +564,7 @@ func (m *machine) broadcast(fp *fpga, it item) {
 	for _, q := range fp.pes {
 		it.run = -1
 		for ; i < hi; i++ {
-			pe := m.layout.RunPE(i)
+			pe, _, _ := m.layout.Run(i)
 			if pe >= q.id {
 				if pe == q.id {
 					it.run = int32(i)
