@@ -143,7 +143,7 @@ type fpga struct {
 	out       []*link // links leaving here, by destination FPGA (nil for self)
 	ifTokens  float64
 	memTokens float64
-	memRR     int
+	memRR     int // the rotation of the order in which the PEs meet the memory arbiter
 	stalled   bool // the crossbar had an item but a destination was full
 	moved     bool
 	xbarMoves int64
@@ -219,16 +219,22 @@ func (m *machine) run(ctx context.Context) error {
 		}
 		for _, fp := range m.fpgas {
 			m.memRefill(fp)
-			for i := range fp.pes {
-				// Rotate the order in which PEs meet the memory arbiter.
-				q := fp.pes[(i+fp.memRR)%len(fp.pes)]
+			// Rotate the order in which PEs meet the memory arbiter.
+			for i, n := fp.memRR, len(fp.pes); i < fp.memRR+n; i++ {
+				j := i
+				if j >= n {
+					j -= n
+				}
+				q := fp.pes[j]
 				if m.offchip {
 					m.stepScatterOffchip(fp, q)
 				} else {
 					m.stepScatterBRAM(q)
 				}
 			}
-			fp.memRR++
+			if fp.memRR++; fp.memRR == len(fp.pes) {
+				fp.memRR = 0
+			}
 		}
 		done := true
 		for _, fp := range m.fpgas {
@@ -710,10 +716,15 @@ func stepLinks(fpgas []*fpga, links []*link, p *Params, cost float64, now int64)
 		l.tokens = min(l.tokens+p.PairWordsPerCycle, max(p.PairWordsPerCycle, cost))
 	}
 	nF := len(fpgas)
+	first := int(now % int64(nF))
 	for _, src := range fpgas {
 		src.ifTokens = min(src.ifTokens+p.IfWordsPerCycle, max(p.IfWordsPerCycle, cost))
-		for j := 0; j < nF; j++ {
-			l := src.out[(j+int(now))%nF]
+		for j := first; j < first+nF; j++ {
+			i := j
+			if i >= nF {
+				i -= nF
+			}
+			l := src.out[i]
 			if l == nil || l.tx.empty() {
 				continue
 			}
