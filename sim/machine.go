@@ -143,7 +143,7 @@ type fpga struct {
 	out       []*link // links leaving here, by destination FPGA (nil for self)
 	ifTokens  float64
 	memTokens float64
-	memRR     int // the rotation of the order in which the PEs meet the memory arbiter
+	memRR     int  // the rotation of the order in which the PEs meet the memory arbiter
 	stalled   bool // the crossbar had an item but a destination was full
 	moved     bool
 	xbarMoves int64
