@@ -159,7 +159,6 @@ type machine struct {
 	layout   *graph.EdgeLayout
 	filter   *graph.Filter
 	pes      []*pe
-	nm       int
 	listener Listener
 }
 
@@ -176,7 +175,11 @@ func newMachine(s *Setup, p Params) *machine {
 	if s.Filter && s.FPGAs > 1 {
 		m.filter = graph.NewFilter(s.Graph, s.partition)
 	}
-	m.nm = len(s.Kernel.Checked.MessageT)
+	if k := s.Kernel; !k.ScatterIsCopy() && k.ScatterPerSender() && m.glob == nil {
+		for i := range m.msgPay {
+			m.msgPay[i] = make([]uint64, s.Graph.NumVertices()*m.nm)
+		}
+	}
 	paySlots := MsgFIFODepth + p.ScatterLatency + 1
 	for f := 0; f < s.FPGAs; f++ {
 		for l := 0; l < s.PEs; l++ {
@@ -309,8 +312,7 @@ func (m *machine) stepGatherApply(q *pe) {
 	if mg.slot >= 0 {
 		c.Msg = q.pay[int(mg.slot)*m.nm : int(mg.slot)*m.nm+m.nm]
 	} else {
-		off := int(mg.sender) * m.nu
-		c.Msg = m.updPay[mg.round%3][off : off+m.nu]
+		c.Msg = m.senderMsg(mg.sender, mg.round)
 	}
 	c.Sender, c.ID, c.Superstep = uint64(mg.sender), uint64(mg.dst), uint64(mg.round+1)
 	k.Gather(c, m.state(mg.dst))
@@ -325,7 +327,7 @@ func (m *machine) stepGatherApply(q *pe) {
 // message FIFO. The caller checks that the FIFO has room.
 func (m *machine) emit(q *pe, u, round uint32, w uint32, weight uint32, hasWeight bool) {
 	mg := msg{dst: w, sender: u, round: round, ready: m.now + int64(m.p.ScatterLatency), slot: -1}
-	if !m.k.ScatterIsCopy() {
+	if !m.k.ScatterIsCopy() && m.msgPay[0] == nil {
 		c := m.ctx
 		off := int(u) * m.nu
 		c.Update = m.updPay[round%3][off : off+m.nu]
@@ -345,6 +347,16 @@ func (m *machine) emit(q *pe, u, round uint32, w uint32, weight uint32, hasWeigh
 		mg.slot = slot
 	}
 	q.msgs.push(mg)
+}
+
+// senderMsg is the message of a copy scatter (the update) or of a
+// per-sender one (msgPay), which every edge of the sender's lists carries.
+func (m *machine) senderMsg(u, round uint32) []uint64 {
+	if m.msgPay[0] != nil {
+		return m.msgPay[round%3][int(u)*m.nm : int(u)*m.nm+m.nm]
+	}
+	off := int(u) * m.nu
+	return m.updPay[round%3][off : off+m.nu]
 }
 
 // takeInput handles the head of the input FIFO when scatter is free: a
