@@ -32,7 +32,11 @@ func (r *ring[T]) push(x T) {
 }
 
 // grow doubles an unbounded queue (the update queue); hardware FIFOs are
-// checked with full before push and never grow.
+// checked with full before push and never grow. It is kept out of line so
+// that push, which the cycle engine calls several times per PE per cycle,
+// inlines.
+//
+//go:noinline
 func (r *ring[T]) grow() {
 	n := make([]T, 2*len(r.buf))
 	for i := 0; i < r.size; i++ {
