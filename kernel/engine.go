@@ -181,7 +181,7 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 			return res, nil
 		}
 		if e.fold != nil && float64(msgs) >= pullFraction*float64(g.NumArcs()) {
-			e.pull(senders, updates, messages)
+			e.pull()
 		} else {
 			e.parallel(func(w *worker) { w.scatterGather(e, s+1, senders, updates, messages) })
 		}
