@@ -118,7 +118,7 @@ func (s *Spec) checkV(overrides map[string]string, vid int, lookup func(uint64) 
 			if set {
 				return nil, fmt.Errorf("kernel %s: parameter %s: %v", s.Name, p.Name, err)
 			}
-			errs = append(errs, &Error{Pos: p.Pos, Msg: fmt.Sprintf("parameter %s: default %v", p.Name, err)})
+			errs = append(errs, errorAt(p.Pos, fmt.Sprintf("parameter %s: default %v", p.Name, err)))
 			continue
 		}
 		var t Type
@@ -180,7 +180,7 @@ type checker struct {
 }
 
 func (k *checker) errorf(p Pos, format string, args ...any) {
-	k.errs = append(k.errs, &Error{Pos: p, Msg: fmt.Sprintf(format, args...)})
+	k.errs = append(k.errs, errorAt(p, fmt.Sprintf(format, args...)))
 }
 
 func checkProgram(s *Spec, c *Checked, p *Program, nv uint64) (*CheckedProgram, ErrorList) {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/charmbracelet/x/term"
 	"github.com/gravf-tui/gravf-tui/explorer"
-
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
@@ -22,26 +21,25 @@ import (
 
 // simFlags are the simulator's own flags.
 type simFlags struct {
-	detail, partition string
-	seed              uint64
-	maxCycles         int64
-	maxSupersteps     int
-	partial           bool
-	forceUnbuildable  bool
-	trace             string
-	traceInterval     int64
-	asJSON            bool
+	detail           sim.Detail
+	maxCycles        int64
+	maxSupersteps    int
+	partial          bool
+	forceUnbuildable bool
+	trace            string
+	traceInterval    int64
+	asJSON           bool
 }
 
 func newSimCmd() *cobra.Command {
-	var mf modelFlags
+	var pf pointFlags
+	var kf kernelFlags
 	var gf graphFlags
-	var sf simFlags
-	var kname string
-	var params []string
+	var partf partitionFlags
 	var tf tepsFlags
+	sf := simFlags{detail: sim.Fast}
 	cmd := &cobra.Command{
-		Use:   "sim --board B --kernel K --graph G --fpgas N --pes N [--detail fast|cycle] [--arch gravf-m|gravf] [--mem bram|offchip] [--json]",
+		Use:   "sim --board B --kernel K --graph G --fpgas N --pes N [--detail fast|cycle] [--arch gravf-m|gravf] [--mem bram|offchip] [--set KEY=VALUE] [--json]",
 		Short: "Simulate the generated architecture on a graph",
 		Long: `sim runs the architecture that the RTL generator builds on a real graph and
 reports cycles, throughput, per-superstep times, the stall breakdown of every
@@ -61,7 +59,8 @@ gathered. At fast detail the states are the reference engine's
 gathered in the order the messages arrive ("arrival"): kernels whose gather
 is exact whatever the order (min, max, integer sums: WCC, BFS, SSSP) still
 give ref's hash, while f32 sums (PR) round differently, so the hash differs
-from ref's although every state agrees within 1e-4 relative.
+from ref's although every state agrees within 1e-4 relative. The design
+flags and --set are those of "gravf-tui model".
 
 TEPS count messages per second (--teps gravf, as the paper does). --teps
 graph500 also counts the input edges of the traversed component per second,
@@ -69,11 +68,7 @@ as Graph500 does: for a kernel with a root (bfs, sssp, ...) and no --param
 root, over 64 roots drawn as Graph500 draws them, reporting the harmonic mean.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := mf.config()
-			if err != nil {
-				return err
-			}
-			pe, err := mf.peDesign()
+			part, err := partf.partition()
 			if err != nil {
 				return err
 			}
@@ -81,35 +76,24 @@ root, over 64 roots drawn as Graph500 draws them, reporting the harmonic mean.`,
 			if err != nil {
 				return err
 			}
-			detail, err := sim.ParseDetail(sf.detail)
-			if err != nil {
-				return usageError{err}
-			}
 			if err := sf.checkLimits(); err != nil {
 				return err
 			}
 			if sf.trace != "" {
-				if err := checkNotInput(sf.trace, map[string]string{"--graph": gf.spec, "--board": mf.board}); err != nil {
+				if err := checkNotInput(sf.trace, map[string]string{"--graph": gf.d.Graph, "--board": pf.opts.Board}); err != nil {
 					return err
 				}
 			}
-			part, err := graph.ParsePartitioner(sf.partition)
-			if err != nil {
-				return usageError{err}
-			}
-			k, g, err := loadKernelGraph(kname, &gf, params)
+			p, err := resolvePoint(&pf, &kf, &gf, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
-			b, p, err := mf.platformFor(k, g, cmd.ErrOrStderr())
-			if err != nil {
-				return err
-			}
+			cfg := p.Config()
 			ctx, stop := context.WithCancel(cmd.Context())
 			defer stop()
 			// The reference run's activity feeds the model's prediction
 			// beside the simulation (and its choice of the design).
-			ps, err := explorer.NewPredictionProfiles(ctx, k, g, graph.PartitionOptions{Method: part, Seed: sf.seed})
+			ps, err := explorer.NewPredictionProfiles(ctx, p.Kernel, p.Graph, graph.PartitionOptions{Method: part.Partitioner, Seed: part.Seed})
 			var le *kernel.LimitError
 			if errors.As(err, &le) {
 				// A kernel that does not converge has no prediction; the
@@ -121,24 +105,21 @@ root, over 64 roots drawn as Graph500 draws them, reporting the harmonic mean.`,
 			}
 			if cfg.FPGAs == 0 || cfg.PEs == 0 {
 				// Let the model choose what the user left open.
-				out, err := explorer.EvaluateModel(ctx, p, k, g, cfg, pe, mf.cpe, ps)
+				out, err := explorer.EvaluateModel(ctx, p.Platform, p.Kernel, p.Graph, cfg, p.Options.PE, p.Options.CPE, ps)
 				if err != nil {
 					return asUsage(err)
 				}
 				cfg.FPGAs, cfg.PEs = out.FPGAs, out.PEs
 				fmt.Fprintf(cmd.ErrOrStderr(), "design chosen by the model: %d FPGAs x %d PEs\n", cfg.FPGAs, cfg.PEs)
 			}
-			if b.MaxFPGAs > 0 && cfg.FPGAs > b.MaxFPGAs {
-				return usagef("--fpgas %d: %s has at most %d FPGAs", cfg.FPGAs, b.Name, b.MaxFPGAs)
-			}
-			if err := checkBuildable(p, k, g, cfg, sf.forceUnbuildable); err != nil {
+			if err := checkBuildable(p.Platform, p.Kernel, p.Graph, cfg, sf.forceUnbuildable); err != nil {
 				return err
 			}
-			setup := &sim.Setup{Board: b, Kernel: k, Graph: g, FPGAs: cfg.FPGAs, PEs: cfg.PEs, Arch: cfg.Arch, Mem: cfg.Mem, PE: pe,
-				Partitioner: part, Packing: cfg.Packing, Filter: cfg.Filter, Seed: sf.seed, Detail: detail, MaxCycles: sf.maxCycles,
-				MaxSupersteps: sf.maxSupersteps, ModelTSys: model.TSysFor(b, k, g, cfg, pe)}
+			setup := &sim.Setup{Board: p.Board, Kernel: p.Kernel, Graph: p.Graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs, Arch: cfg.Arch, Mem: cfg.Mem, PE: p.Options.PE,
+				Partitioner: part.Partitioner, UFactor: part.UFactor, Packing: cfg.Packing, Filter: cfg.Filter, Seed: part.Seed, Detail: sf.detail, MaxCycles: sf.maxCycles,
+				MaxSupersteps: sf.maxSupersteps, ModelTSys: model.TSysFor(p.Board, p.Kernel, p.Graph, cfg, p.Options.PE)}
 			if ps != nil {
-				pr, err := model.PredictFor(ctx, b, k, g, cfg, pe, ps)
+				pr, err := model.PredictFor(ctx, p.Board, p.Kernel, p.Graph, cfg, p.Options.PE, ps)
 				if err != nil {
 					return fmt.Errorf("the model's prediction: %w", err)
 				}
@@ -146,7 +127,7 @@ root, over 64 roots drawn as Graph500 draws them, reporting the harmonic mean.`,
 			}
 			prog := newProgress(cmd.ErrOrStderr())
 			setup.Progress = prog.report
-			finishTrace, err := attachTrace(setup, sf, g)
+			finishTrace, err := attachTrace(setup, sf, p.Graph)
 			if err != nil {
 				return err
 			}
@@ -160,7 +141,7 @@ root, over 64 roots drawn as Graph500 draws them, reporting the harmonic mean.`,
 			}
 			doc := simDoc{Result: res, TEPSDefinition: teps.GraVF}
 			if def == teps.Graph500 {
-				if doc.Graph500, err = graph500Sim(ctx, setup, res, params, tf); err != nil {
+				if doc.Graph500, err = graph500Sim(ctx, setup, res, kf.params, tf); err != nil {
 					return err
 				}
 			}
@@ -175,13 +156,11 @@ root, over 64 roots drawn as Graph500 draws them, reporting the harmonic mean.`,
 			return nil
 		},
 	}
-	mf.register(cmd)
+	pf.register(cmd.Flags())
+	kf.register(cmd.Flags())
 	gf.register(cmd)
-	cmd.Flags().StringVar(&kname, "kernel", "", "kernel: a built-in name or a folder with kernel.toml")
-	cmd.Flags().StringArrayVar(&params, "param", nil, "kernel parameter name=value; repeatable")
-	cmd.Flags().StringVar(&sf.detail, "detail", "fast", "level of detail: fast or cycle")
-	cmd.Flags().StringVar(&sf.partition, "partition", "greedy", "partitioner: robin, greedy, greedy-sorted or metis")
-	cmd.Flags().Uint64Var(&sf.seed, "seed", 1, "seed (METIS partitioning)")
+	partf.register(cmd.Flags())
+	cmd.Flags().Var(typed(&sf.detail), "detail", "level of detail: fast or cycle")
 	cmd.Flags().Int64Var(&sf.maxCycles, "max-cycles", 0, "stop a run after this many simulated cycles (0: no limit)")
 	cmd.Flags().IntVar(&sf.maxSupersteps, "max-supersteps", 0, "stop a run whose kernel has not converged after this many supersteps (0: max(1000, V+2)); reaching it is an error unless --partial")
 	cmd.Flags().BoolVar(&sf.partial, "partial", false, "accept a run stopped by --max-supersteps or --max-cycles: print its partial result (and keep its trace) with exit status 0")
