@@ -62,3 +62,35 @@ func TestSummarise(t *testing.T) {
 		t.Error("a prediction above T_sys passes")
 	}
 }
+
+// TestSummariseModelOnly: points measured without fast detail (validate
+// --model-only) leave the fast statistics empty and pass the fast bounds,
+// the summary says what it reused, and the Markdown drops the fast
+// columns.
+func TestSummariseModelOnly(t *testing.T) {
+	ms := []*Measurement{
+		{Point: Point{Kernel: "pr", Class: ClassSocial}, Name: "pr social", Messages: 200000, Cycle: 1000, Predicted: 1, ModelErr: -0.12, TSys: 2, NoFast: true, CycleFrom: "old.json", FastErr: 0.5},
+		{Point: Point{Kernel: "wcc", Class: ClassRoad}, Name: "wcc road", Messages: 200000, Cycle: 1000, Predicted: 1, ModelErr: 0.2, TSys: 2, NoFast: true, CycleFrom: "old.json"},
+	}
+	s := Summarise(ms, 5)
+	if s.All.Fast.N != 0 || len(s.WorstFast) != 0 || s.FastFailures != 0 || s.ModelFailures != 1 || s.All.Points != 2 {
+		t.Fatalf("fast stats over %d points, %d worst fast, %d fast and %d model failures, %d points", s.All.Fast.N, len(s.WorstFast), s.FastFailures, s.ModelFailures, s.All.Points)
+	}
+	if s.NoFast != 2 || s.Reused != 2 || len(s.CycleFrom) != 1 || s.CycleFrom[0] != "old.json" {
+		t.Fatalf("no fast %d, reused %d from %v", s.NoFast, s.Reused, s.CycleFrom)
+	}
+	var text, md bytes.Buffer
+	s.WriteText(&text)
+	s.WriteMarkdown(&md, ms, true)
+	for _, want := range []string{"cycle detail of 2 points reused from old.json", "fast detail not run on 2 points"} {
+		if !strings.Contains(text.String(), want) || !strings.Contains(md.String(), want) {
+			t.Errorf("the summaries lack %q:\n%s\n%s", want, text.String(), md.String())
+		}
+	}
+	if !strings.Contains(md.String(), "| by | group | points | held to the bound | median | worst |") || strings.Contains(md.String(), "fast, total") {
+		t.Errorf("the model-only Markdown table:\n%s", md.String())
+	}
+	if !strings.Contains(md.String(), "| pr social | 1000 | - |") {
+		t.Errorf("a point without fast detail shows a fast error:\n%s", md.String())
+	}
+}

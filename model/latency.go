@@ -134,13 +134,18 @@ type Imbalance struct {
 // already), and, with more than one FPGA, one link traversal: the barrier
 // marker's behind the last update.
 func (p *Platform) SyncCycles(w *Workload, c Config, memory bool) float64 {
+	return p.syncCycles(w, c, memory, true)
+}
+
+// syncCycles is SyncCycles with the link's latency left out unless link
+// is true (a profile whose recursion delivers remote items late already).
+func (p *Platform) syncCycles(w *Workload, c Config, memory, link bool) float64 {
 	t := float64(w.Latency.Apply + w.Latency.Scatter + w.Latency.Gather + 4)
 	if memory && c.Mem != BRAM {
 		t += math.Round(p.MemLatencySec * p.ClockHz)
 	}
-	if c.FPGAs > 1 {
-		link := math.Round(p.LinkLatencySec * p.ClockHz)
-		t += link
+	if c.FPGAs > 1 && link {
+		t += math.Round(p.LinkLatencySec * p.ClockHz)
 	}
 	return t
 }
@@ -157,6 +162,9 @@ func (p *Platform) ProfileFor(w *Workload, c Config) ProfileOptions {
 		Hazard: HazardFor(w.PE, w.Latency.Gather, w.HandWritten), ScatterLatency: w.Latency.Scatter}
 	if o.PE == "" {
 		o.PE = PEGenerated
+	}
+	if c.Arch != GraVF && c.FPGAs > 1 {
+		o.LinkLatency = int(math.Round(p.LinkLatencySec * p.ClockHz))
 	}
 	if c.Mem == OffChip {
 		o.EdgesPerWord = max(p.MemWordBits/EdgeSlotBits(w.Sizes.Edge), 1)
@@ -253,13 +261,20 @@ func compose(p *Platform, w *Workload, c Config, tsys float64, prof *Profile) Pr
 	pairRate, ifRate := bucketRate(pairWords, item), bucketRate(ifWords, item)
 	memWords := p.MemBitsPerSec / f / float64(max(p.MemWordBits, 1))
 	nPE := float64(c.FPGAs * c.PEs)
-	pr := Prediction{SweepSeconds: float64(prof.Sweep) / f, SyncSeconds: p.SyncCycles(w, c, !prof.MemoryIn) / f}
+	pr := Prediction{SweepSeconds: float64(prof.Sweep) / f, SyncSeconds: p.syncCycles(w, c, !prof.MemoryIn, true) / f}
+	// The recursion's ends include the link latency when prof.LinkIn; the
+	// links' own bounds then include it too.
+	linkLat := math.Round(p.LinkLatencySec * f)
+	lat := 0.0
+	if prof.LinkIn {
+		lat = linkLat
+	}
 	var total StepTime
 	var msgs int64
 	worst := -1.0
 	flows := map[int]float64{} // the network flow of each sender set
 	for i, s := range prof.Steps {
-		st := StepTime{Superstep: i, Messages: s.Messages, MaxEdgesPE: s.MaxEdgesPE, Sync: p.SyncCycles(w, c, s.Messages > 0 && !prof.MemoryIn)}
+		st := StepTime{Superstep: i, Messages: s.Messages, MaxEdgesPE: s.MaxEdgesPE, Sync: p.syncCycles(w, c, s.Messages > 0 && !prof.MemoryIn, !prof.LinkIn)}
 		if s.MeanEdges > 0 {
 			st.MaxEdgesRatio = float64(s.MaxEdges) / s.MeanEdges
 		}
@@ -279,34 +294,38 @@ func compose(p *Platform, w *Workload, c Config, tsys float64, prof *Profile) Pr
 		}
 		if c.FPGAs > 1 {
 			if pairRate > 0 {
-				net = float64(s.LinkItems) / pairRate
+				net = float64(s.LinkItems)/pairRate + lat
 			}
 			if ifRate > 0 {
-				net = max(net, float64(s.IfItems)/ifRate)
+				net = max(net, float64(s.IfItems)/ifRate+lat)
 			}
 		}
 		if c.FPGAs > 1 && c.Arch == GraVFM && s.Messages > 0 && pairRate > 0 && ifRate > 0 {
 			flow, ok := flows[s.Set]
 			if !ok {
-				flow = netFlowOf(s, float64(prof.Sweep), pairRate, ifRate, math.Round(p.LinkLatencySec*f)).cycles()
+				flow = netFlowOf(s, float64(prof.Sweep), pairRate, ifRate, linkLat, lat).cycles()
 				flows[s.Set] = flow
 			}
 			// The barrier marker follows the last update over the link,
-			// whose latency t_sync counts already.
-			net = max(net, flow-math.Round(p.LinkLatencySec*f))
+			// whose latency t_sync counts unless the recursion did.
+			net = max(net, flow-linkLat+lat)
 		}
 		c5 := max(end, mem, net)
 		st.Edges, st.Imbalance, st.Hazards, st.Lookups = c0, c1-c0, c2-c1, c3-c2
-		st.Sweep, st.Lockstep = sweep, end-c3-sweep
+		// The link latency the recursion's end includes is t_sync's, as
+		// without it.
+		link := min(end-c3-sweep, lat)
+		st.Sweep, st.Lockstep = sweep, end-c3-sweep-link
 		if mem >= net {
 			st.Memory = c5 - end
 		} else {
 			st.Network = c5 - end
 		}
+		cyc := c5 + st.Sync
+		st.Sync += link
 		if c3 < st.Sweep+st.Sync {
 			pr.LatencyBoundSupersteps++
 		}
-		cyc := c5 + st.Sync
 		// Never faster than the bound.
 		if floor := float64(s.Messages) / tsys * f; floor > cyc {
 			st.Limits = floor - cyc
@@ -357,8 +376,9 @@ func bucketRate(rate, cost float64) float64 {
 }
 
 // netFlowOf sets up the network flow of a superstep with links of pair
-// and iface updates per cycle and latency cycles.
-func netFlowOf(s StepWork, sweep, pair, iface, latency float64) *netFlow {
+// and iface updates per cycle and latency cycles; inEnd is the part of
+// the link latency that the recursion's ends include.
+func netFlowOf(s StepWork, sweep, pair, iface, latency, inEnd float64) *netFlow {
 	n := &netFlow{sweep: sweep, pair: pair, iface: iface, latency: latency,
 		rxCap: LinkRxFIFODepth + math.Ceil(2*latency*pair)}
 	for _, fw := range s.PerFPGA {
@@ -368,7 +388,7 @@ func netFlowOf(s StepWork, sweep, pair, iface, latency float64) *netFlow {
 			need[g] = float64(x)
 		}
 		n.need = append(n.need, need)
-		n.rate = append(n.rate, min(1, float64(fw.Items)/max(fw.End, 1)))
+		n.rate = append(n.rate, min(1, float64(fw.Items)/max(fw.End-inEnd, 1)))
 	}
 	return n
 }
@@ -462,6 +482,13 @@ func ceiling(p *Platform, w *Workload, r Result) float64 {
 	nPE := float64(c.FPGAs * c.PEs)
 	sweep := math.Ceil(float64(w.Vertices)/nPE) + 1
 	sync := p.SyncCycles(w, c, false)
+	if c.Arch == GraVFM && c.FPGAs > 1 {
+		// The recursion delivers the last remote barrier marker a link
+		// latency after the longest sweep, and t_sync leaves it out.
+		lat := math.Round(p.LinkLatencySec * p.ClockHz)
+		sweep += lat
+		sync -= lat
+	}
 	var cycles float64
 	var msgs int64
 	for _, s := range w.Supersteps {

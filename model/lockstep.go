@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -43,6 +44,10 @@ type lockstep struct {
 	hitF  [][]int // hit by FPGA
 	dst   []uint32
 	needs []bool
+	// want[f] lists the items FPGA f's crossbar moves; heads is scratch
+	// space for its segments by home FPGA.
+	want [][]int32
+	segs []segment
 }
 
 // crossbar is one FPGA's crossbar.
@@ -88,7 +93,7 @@ type lane struct {
 func newLockstep(w *profiler) *lockstep {
 	nP := w.part.PEs
 	lk := &lockstep{w: w, xb: make([]crossbar, w.nF), cnt: make([]int32, w.nPE), start: make([]int32, w.nPE+1),
-		needs: make([]bool, w.nF), hitF: make([][]int, w.nF)}
+		needs: make([]bool, w.nF), hitF: make([][]int, w.nF), want: make([][]int32, w.nF)}
 	if w.opt.Hazard.Hold > 1 && w.opt.Hazard.Slots == 0 {
 		lk.hz = make([]float64, w.g.NumVertices())
 		lk.hzStep = make([]uint32, w.g.NumVertices())
@@ -137,49 +142,32 @@ func (lk *lockstep) reset() {
 	}
 }
 
-// run follows one superstep with the given senders.
+// run follows one superstep with the given senders: every FPGA's
+// crossbar in the order it takes its items (see schedule).
 func (lk *lockstep) run(senders []uint32) {
 	w := lk.w
 	lk.reset()
-	nP := w.part.PEs
-	for _, it := range lk.readyOrder(senders) {
-		ready := float64(it.at)
+	items := lk.readyOrder(senders)
+	lk.route(items)
+	lk.schedule(items, func(f int, it readyItem, at float64) {
+		for g := range lk.hitF {
+			lk.hitF[g] = lk.hitF[g][:0]
+		}
 		if it.barrier {
-			// A barrier marker reaches every PE of every FPGA.
-			for f := range lk.hitF {
-				lk.hitF[f] = lk.hitF[f][:0]
-			}
-			for f := 0; f < w.nF; f++ {
-				w.xbar[f]++
-				lk.move(f, ready)
-			}
-			continue
+			lk.move(f, at)
+			return
 		}
-		home := int(w.part.PE[it.u]) / nP
-		w.local[home]++
 		lk.group(it.u)
-		for f := range lk.needs {
-			lk.needs[f] = f == home || !w.opt.Filter
-			lk.hitF[f] = lk.hitF[f][:0]
-		}
 		for _, q := range lk.hit {
-			lk.needs[q/nP] = true
-			lk.hitF[q/nP] = append(lk.hitF[q/nP], q)
-		}
-		for f, need := range lk.needs {
-			if !need {
-				continue
+			if q/w.part.PEs == f {
+				lk.hitF[f] = append(lk.hitF[f], q)
 			}
-			w.xbar[f]++
-			if f != home {
-				w.link[home*w.nF+f]++
-			}
-			lk.move(f, ready)
 		}
+		lk.move(f, at)
 		for _, q := range lk.hit {
 			lk.cnt[q] = 0
 		}
-	}
+	})
 	for f := range lk.lanes {
 		items := int64(lk.xb[f].items)
 		for l := range lk.lanes[f] {
@@ -200,6 +188,171 @@ func (lk *lockstep) run(senders []uint32) {
 			w.scatter[ln.pe] = sc
 		}
 	}
+}
+
+// route counts what every FPGA's crossbar and every link carries (an
+// update goes to the FPGAs that hold a neighbour, or to every FPGA
+// without the filter; a barrier marker to every FPGA) and lists, per
+// FPGA, the items its crossbar moves (lk.want, indices into items).
+func (lk *lockstep) route(items []readyItem) {
+	w := lk.w
+	nP := w.part.PEs
+	for f := range lk.want {
+		lk.want[f] = lk.want[f][:0]
+	}
+	pe := w.part.PE
+	for i, it := range items {
+		if it.barrier {
+			for f := 0; f < w.nF; f++ {
+				w.xbar[f]++
+				lk.want[f] = append(lk.want[f], int32(i))
+			}
+			continue
+		}
+		home := int(pe[it.u]) / nP
+		w.local[home]++
+		for f := range lk.needs {
+			lk.needs[f] = f == home || !w.opt.Filter
+		}
+		for _, v := range w.g.Neighbors(it.u) {
+			lk.needs[int(pe[v])/nP] = true
+		}
+		for f, need := range lk.needs {
+			if !need {
+				continue
+			}
+			w.xbar[f]++
+			lk.want[f] = append(lk.want[f], int32(i))
+			if f != home {
+				w.link[home*w.nF+f]++
+			}
+		}
+	}
+}
+
+// schedule calls move for every item every FPGA's crossbar moves, in the
+// order the crossbars take them, with the cycle the item is there. An
+// FPGA's own items are there when its PEs' sweeps queue them; another
+// FPGA's arrive one link latency after that FPGA's crossbar moved them
+// (the links' bandwidth is left to the network's bound). A crossbar takes
+// an arrived remote item before its own (the simulator's priority),
+// remote items in the order they arrive, and, when nothing is there, the
+// first item to come. The crossbars are followed together, always the one
+// whose next move is earliest: a move sends items that arrive a link
+// latency later, so every arrival a crossbar's choice depends on is known
+// when it chooses.
+func (lk *lockstep) schedule(items []readyItem, move func(f int, it readyItem, at float64)) {
+	w := lk.w
+	nF, nP := w.nF, w.part.PEs
+	lat := float64(w.opt.LinkLatency)
+	homeOf := func(it readyItem) int {
+		if it.barrier {
+			return int(it.u) / nP
+		}
+		return int(w.part.PE[it.u]) / nP
+	}
+	// segs[f*nF+h]: the items of home h in want[f] (want[f] is in the
+	// order of items: by home FPGA, then by cycle).
+	if cap(lk.segs) < nF*nF {
+		lk.segs = make([]segment, nF*nF)
+	}
+	segs := lk.segs[:nF*nF]
+	for f := 0; f < nF; f++ {
+		want := lk.want[f]
+		i := 0
+		for h := 0; h < nF; h++ {
+			sg := &segs[f*nF+h]
+			j := i
+			for j < len(want) && homeOf(items[want[j]]) == h {
+				j++
+			}
+			sg.pos, sg.end, sg.fwd = i, j, i
+			if h != f {
+				if cap(sg.arr) < j-i {
+					sg.arr = make([]float64, j-i)
+				}
+				sg.arr = sg.arr[:j-i]
+			} else {
+				sg.fwd = j // its own items are known from the start
+			}
+			i = j
+		}
+	}
+	// next returns FPGA f's next item's segment and the cycle it is there
+	// (nil: none known yet).
+	next := func(f int) (*segment, float64) {
+		now := lk.xb[f].now + 1
+		own := &segs[f*nF+f]
+		ownAt := math.Inf(1)
+		if own.pos < own.end {
+			ownAt = float64(items[lk.want[f][own.pos]].at)
+		}
+		var remote *segment
+		remoteAt := math.Inf(1)
+		for h := 0; h < nF; h++ {
+			if sg := &segs[f*nF+h]; h != f && sg.pos < sg.fwd {
+				if at := sg.arr[sg.pos-segStart(segs, f, h, nF)]; at < remoteAt {
+					remote, remoteAt = sg, at
+				}
+			}
+		}
+		switch {
+		case remote != nil && remoteAt <= now:
+			return remote, remoteAt
+		case own.pos < own.end && (ownAt < remoteAt || ownAt <= now):
+			return own, ownAt
+		case remote != nil:
+			return remote, remoteAt
+		}
+		return nil, 0
+	}
+	for {
+		best, bestAt := -1, math.Inf(1)
+		var bestSeg *segment
+		for f := 0; f < nF; f++ {
+			if sg, at := next(f); sg != nil && max(at, lk.xb[f].now+1) < bestAt {
+				best, bestAt, bestSeg = f, max(at, lk.xb[f].now+1), sg
+			}
+		}
+		if best < 0 {
+			return
+		}
+		f := best
+		idx := lk.want[f][bestSeg.pos]
+		it := items[idx]
+		at := float64(it.at)
+		if bestSeg != &segs[f*nF+f] {
+			at = bestSeg.arr[bestSeg.pos-segStart(segs, f, homeOf(it), nF)]
+		}
+		bestSeg.pos++
+		move(f, it, at)
+		if bestSeg == &segs[f*nF+f] {
+			// Forward it to the FPGAs that need it.
+			t := lk.xb[f].now + lat
+			for g := 0; g < nF; g++ {
+				if sg := &segs[g*nF+f]; g != f && sg.fwd < sg.end && lk.want[g][sg.fwd] == idx {
+					sg.arr[sg.fwd-segStart(segs, g, f, nF)] = t
+					sg.fwd++
+				}
+			}
+		}
+	}
+}
+
+// segStart returns where FPGA f's segment of home h starts in want[f].
+func segStart(segs []segment, f, h, nF int) int {
+	if h == 0 {
+		return 0
+	}
+	return segs[f*nF+h-1].end
+}
+
+// segment is the items of one home FPGA in an FPGA's list: pos is the
+// next one its crossbar takes, fwd the next one not yet sent to it, arr
+// the arrival cycles of those sent (by index from the segment's start).
+type segment struct {
+	pos, end, fwd int
+	arr           []float64
 }
 
 // group counts u's neighbours per PE (lk.cnt; lk.hit lists the PEs with a

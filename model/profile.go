@@ -32,6 +32,10 @@ type ProfileOptions struct {
 	// the memory's latency in cycles, which decide how far a PE's scatter
 	// runs ahead of its edge stream.
 	EdgesPerWord, InFlight, MemLatency int
+	// LinkLatency is the links' one-way latency in cycles (GraVF-M on
+	// several FPGAs: a remote update reaches a crossbar that much after
+	// its sweep queued it).
+	LinkLatency int
 }
 
 // Profile is the work of every unit of one partitioned design in every
@@ -52,8 +56,10 @@ type Profile struct {
 	Steps []StepWork
 	// MemoryIn says that End includes the edge memory's latency (the
 	// lockstep recursion with edges off chip follows every word through
-	// the memory), which t_sync then leaves out.
-	MemoryIn bool
+	// the memory), which t_sync then leaves out; LinkIn likewise for the
+	// link latency (the recursion delivers remote items and barrier
+	// markers that much late).
+	MemoryIn, LinkIn bool
 }
 
 // StepWork is one superstep's work. Cycles count from the start of the
@@ -125,7 +131,8 @@ func NewProfile(g *graph.Graph, part *graph.Partition, act *Activity, opt Profil
 	}
 	opt.EdgesPerWord = max(opt.EdgesPerWord, 1)
 	opt.InFlight = max(opt.InFlight, 1)
-	pr := &Profile{FPGAs: part.FPGAs, PEs: part.PEs, Options: opt, MemoryIn: opt.Arch == GraVFM && opt.Mem == OffChip}
+	pr := &Profile{FPGAs: part.FPGAs, PEs: part.PEs, Options: opt, MemoryIn: opt.Arch == GraVFM && opt.Mem == OffChip,
+		LinkIn: opt.Arch == GraVFM && part.FPGAs > 1}
 	for q, m := range part.Members {
 		if n := int64(len(m)) + 1; n > pr.Sweep {
 			pr.Sweep, pr.SweepPE = n, q

@@ -126,7 +126,9 @@ func TestLockstepHoldsTheBroadcast(t *testing.T) {
 		senders = append(senders, v)
 	}
 	act.Record(0, senders, 80)
-	opt := ProfileOptions{Mem: BRAM, PE: PEPaper, ScatterLatency: 1, Filter: true}
+	// The link latency (50 cycles) exceeds PE 0's 40 own items: FPGA 0's
+	// crossbar has moved them to FPGA 1 before vertex 1's update arrives.
+	opt := ProfileOptions{Mem: BRAM, PE: PEPaper, ScatterLatency: 1, Filter: true, LinkLatency: 50}
 	end := map[int]float64{}
 	for _, nF := range []int{1, 2} {
 		pr, err := NewProfile(g, handPartition(t, g, nF, 2/nF), act, opt)
@@ -134,9 +136,53 @@ func TestLockstepHoldsTheBroadcast(t *testing.T) {
 			t.Fatal(err)
 		}
 		end[nF] = pr.Steps[0].End
+		if pr.LinkIn {
+			end[nF] -= float64(opt.LinkLatency)
+		}
 	}
 	if end[1] < end[2]+20 {
 		t.Fatalf("one FPGA ends at %v, two at %v: the broadcast was not held", end[1], end[2])
+	}
+}
+
+// TestCrossbarTakesItemsAsTheyArrive: on two FPGAs of one PE each (robin:
+// even vertices on FPGA 0, odd on FPGA 1, 100 each), FPGA 1's PE queues
+// ten updates with local lists at the start of its sweep, and FPGA 0's
+// last vertex sends FPGA 1 one update at the end of FPGA 0's sweep. FPGA
+// 1's crossbar moves its own updates as its sweep queues them, and FPGA
+// 0's update and barrier marker arrive one link latency after FPGA 0's
+// crossbar moved them: the superstep ends a link latency after the sweeps
+// (and the 19 messages gather within it), not with FPGA 1's own updates
+// queued behind FPGA 0's.
+func TestCrossbarTakesItemsAsTheyArrive(t *testing.T) {
+	var edges [][2]uint32
+	for v := uint32(1); v <= 19; v += 2 {
+		edges = append(edges, [2]uint32{v, v + 2})
+	}
+	edges = append(edges, [2]uint32{198, 199})
+	g := handGraph(t, 200, edges)
+	var senders []uint32
+	var msgs int64
+	for v := uint32(1); v <= 19; v += 2 {
+		senders = append(senders, v)
+		msgs += int64(g.OutDegree(v))
+	}
+	senders = append(senders, 198)
+	msgs++
+	act := NewActivity()
+	act.Record(0, senders, msgs)
+	const lat = 30
+	pr, err := NewProfile(g, handPartition(t, g, 2, 1), act, ProfileOptions{Mem: BRAM, Filter: true, ScatterLatency: 1, LinkLatency: lat})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := pr.Steps[0]
+	// The barrier markers queue at cycle 100, after the 100 vertices.
+	if !pr.LinkIn || st.End < 100+lat || st.End > 100+lat+6 {
+		t.Fatalf("the superstep ends at %v (link latency in the ends: %v), want a link latency after the sweeps' markers (%d..%d)", st.End, pr.LinkIn, 100+lat, 100+lat+6)
+	}
+	if st.Messages != msgs || st.PerFPGA[0].Need[1] != 1 || st.PerFPGA[1].Need[0] != 0 {
+		t.Fatalf("%d messages (want %d), FPGA 0 sends FPGA 1 %d updates (want 1), FPGA 1 sends FPGA 0 %d (want 0)", st.Messages, msgs, st.PerFPGA[0].Need[1], st.PerFPGA[1].Need[0])
 	}
 }
 
