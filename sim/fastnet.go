@@ -9,8 +9,8 @@ package sim
 // is full) then needs only the take cycle of the write InFIFODepth writes
 // back, the latest over the FPGA's PEs.
 
-// fxItem is an update (v = sender) or a barrier marker (v = source PE) on
-// its way through the crossbars and links.
+// fxItem is an update (v = the sender's place in fastEdges) or a barrier
+// marker (v = source PE) on its way through the crossbars and links.
 type fxItem struct {
 	v       uint32
 	round   int32
