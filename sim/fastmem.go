@@ -66,6 +66,9 @@ func (a *memArbiter) free(i int) bool {
 	if a.used[i] >= a.perCycle {
 		return false
 	}
+	if a.gap == 1 {
+		return true
+	}
 	for j := max(0, i-int(a.gap)+1); j < min(len(a.used), i+int(a.gap)); j++ {
 		if j != i && a.used[j] > 0 {
 			return false
