@@ -49,6 +49,17 @@ func (a *memArbiter) grant(t int64) int64 {
 	if t-a.base >= memWindow/2 {
 		a.slide(t - memWindow/4)
 	}
+	if a.gap == 1 {
+		// floor(r) grants in every cycle: the first cycle with one left.
+		i := int(t - a.base)
+		for i < len(a.used) && a.used[i] >= a.perCycle {
+			i++
+		}
+		if i < len(a.used) {
+			a.used[i]++
+		}
+		return a.base + int64(i)
+	}
 	for c := t; ; c++ {
 		i := int(c - a.base)
 		if i >= len(a.used) {
@@ -65,9 +76,6 @@ func (a *memArbiter) grant(t int64) int64 {
 func (a *memArbiter) free(i int) bool {
 	if a.used[i] >= a.perCycle {
 		return false
-	}
-	if a.gap == 1 {
-		return true
 	}
 	for j := max(0, i-int(a.gap)+1); j < min(len(a.used), i+int(a.gap)); j++ {
 		if j != i && a.used[j] > 0 {
