@@ -21,7 +21,7 @@ func BenchmarkSim(b *testing.B) {
 	if spec == "" {
 		spec = "rmat:scale=14,ef=16,seed=1"
 	}
-	for _, k := range []string{"wcc", "pr"} {
+	for _, k := range []string{"wcc", "bfs", "pr"} {
 		fx := load(b, k, spec, graph.ReadOptions{})
 		for _, d := range []sim.Detail{sim.Cycle, sim.Fast} {
 			b.Run(k+"/"+string(d), func(b *testing.B) {
@@ -41,7 +41,8 @@ func BenchmarkSim(b *testing.B) {
 }
 
 // BenchmarkFastAgainstCycle times both levels of detail on the same
-// design in the same run (rmat:scale=16,ef=16 on 4 x 9 AC-510 PEs, edges
+// design in the same run (WCC, BFS and PR on rmat:scale=16,ef=16 on 4 x 9
+// AC-510 PEs, edges
 // off-chip, the generated PE) and reports how many times faster fast
 // detail is: the wall time of one cycle-detail run over the median of
 // three fast-detail runs (the reference engine included in both).
@@ -51,7 +52,7 @@ func BenchmarkFastAgainstCycle(b *testing.B) {
 	if spec == "" {
 		spec = "rmat:scale=16,ef=16"
 	}
-	for _, k := range []string{"wcc", "pr"} {
+	for _, k := range []string{"wcc", "bfs", "pr"} {
 		fx := load(b, k, spec, graph.ReadOptions{})
 		run := func(d sim.Detail) time.Duration {
 			start := time.Now()
