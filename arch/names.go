@@ -30,6 +30,16 @@ func ParseArch(s string) (Arch, error) {
 	return "", fmt.Errorf("unknown architecture %q (valid: gravf-m, gravf)", s)
 }
 
+// UnmarshalText reads a notebook, JSON or flag value with ParseArch, so
+// that every front end checks it once, where it reads it.
+func (a *Arch) UnmarshalText(b []byte) error {
+	v, err := ParseArch(string(b))
+	if err == nil {
+		*a = v
+	}
+	return err
+}
+
 // MemKind says where the edge lists live.
 type MemKind string
 
@@ -48,6 +58,16 @@ func ParseMemKind(s string) (MemKind, error) {
 		return BRAM, nil
 	}
 	return "", fmt.Errorf("unknown memory kind %q (valid: offchip, bram)", s)
+}
+
+// UnmarshalText reads a notebook, JSON or flag value with ParseMemKind, so
+// that every front end checks it once, where it reads it.
+func (m *MemKind) UnmarshalText(b []byte) error {
+	v, err := ParseMemKind(string(b))
+	if err == nil {
+		*m = v
+	}
+	return err
 }
 
 // PEDesign names a processing element's micro-architecture, which sets its
@@ -83,4 +103,14 @@ func ParsePEDesign(s string) (PEDesign, error) {
 		return PEPaper, nil
 	}
 	return "", fmt.Errorf("unknown PE design %q (want generated or paper)", s)
+}
+
+// UnmarshalText reads a notebook, JSON or flag value with ParsePEDesign, so
+// that every front end checks it once, where it reads it.
+func (d *PEDesign) UnmarshalText(b []byte) error {
+	v, err := ParsePEDesign(string(b))
+	if err == nil {
+		*d = v
+	}
+	return err
 }

@@ -7,11 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gravf-tui/gravf-tui/internal/testenv"
 )
 
 func near(got, want, rel float64) bool { return math.Abs(got-want) <= rel*math.Abs(want) }
@@ -640,17 +641,28 @@ func TestHostileFilesAreCheap(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var before, after runtime.MemStats
-			runtime.GC()
-			runtime.ReadMemStats(&before)
-			_, err := Parse("hostile.toml", []byte(tc.data))
-			runtime.ReadMemStats(&after)
+			var err error
+			perByte := testenv.AllocatedPerByte(len(tc.data), func() { _, err = Parse("hostile.toml", []byte(tc.data)) })
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "hostile.toml:") {
 				t.Fatalf("error %.300v, want %q", err, tc.want)
 			}
-			if perByte := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(tc.data)); perByte > 2000 {
+			if perByte > 2000 {
 				t.Errorf("%.0f bytes allocated per input byte", perByte)
 			}
 		})
+	}
+}
+
+// BenchmarkParse parses a built-in board file end to end.
+func BenchmarkParse(b *testing.B) {
+	src, err := Source("u280")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(src)))
+	for range b.N {
+		if _, err := Parse("u280.toml", src); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -50,7 +50,9 @@
 // a platform cell's `set` table and `--set KEY=VALUE` (see Params). Checks
 // that combine fields go in validate.go, which names fields by pointer
 // (c.Errorf(&b.ClockMHz, ...)), never by key. A derived figure is a method
-// here; `boards show` prints the file's figures and the derived ones.
+// here. `boards show --json` prints every field by its json tag; the text
+// of `boards show` lists the figures people compare, so a key worth
+// reading there also gets a row in cmd/gravf-tui/boards.go.
 //
 // # Networks
 //

@@ -4,10 +4,11 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/gravf-tui/gravf-tui/internal/tomldoc"
 )
 
 //go:embed data/*.toml
@@ -56,9 +57,9 @@ func Get(name string) (*Board, error) {
 	return Parse("boards/"+dataDir+"/"+name+".toml", data)
 }
 
-// LoadFile reads and checks a board file on disk.
+// LoadFile reads and checks a board file on disk (of at most 1 MiB).
 func LoadFile(p string) (*Board, error) {
-	data, err := os.ReadFile(p)
+	data, err := tomldoc.ReadFile(p, limits)
 	if err != nil {
 		return nil, err
 	}

@@ -6,9 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gravf-tui/gravf-tui/boards"
-	"github.com/gravf-tui/gravf-tui/graph"
-	"github.com/gravf-tui/gravf-tui/model"
+	"github.com/gravf-tui/gravf-tui/design"
 	"github.com/gravf-tui/gravf-tui/sim"
 )
 
@@ -84,54 +82,35 @@ type Input interface {
 	Check() (key string, err error)
 }
 
-// Platform picks the board and the design point. FPGAs or PEs of 0 ask
+// Platform picks the board and the design point: the options of
+// design.Options, whose tags are the cell's keys. FPGAs or PEs of 0 ask
 // the optimiser to choose.
-type Platform struct {
-	// Board is a built-in board name or a board .toml file (relative to
-	// the notebook).
-	Board string `toml:"board" json:"board"`
-	FPGAs int    `toml:"fpgas" json:"fpgas"`
-	PEs   int    `toml:"pes" json:"pes"`
-	// Arch is gravf-m or gravf; Mem is offchip or bram.
-	Arch string `toml:"arch" json:"arch"`
-	Mem  string `toml:"mem" json:"mem"`
-	// PE is the PE design: generated (what the export builds) or paper
-	// (the published PE, whose measured cycles per edge the boards hold).
-	PE      string `toml:"pe" json:"pe"`
-	Packing bool   `toml:"packing" json:"packing"`
-	Filter  bool   `toml:"filter" json:"filter"`
-	// CPE overrides the PE's cycles per edge (0: the board's figure).
-	CPE float64 `toml:"cpe" json:"cpe"`
-	// Set overrides board parameters by the names of BoardParams.
-	Set map[string]float64 `toml:"set" json:"set"`
-}
+type Platform design.Options
 
 // Kernel picks the vertex program and its parameter values, and may change
-// field widths of its layouts ("vertex.label" = "16").
-type Kernel struct {
-	// Kernel is a built-in name or a folder with kernel.toml.
-	Kernel string            `toml:"kernel" json:"kernel"`
-	Params map[string]string `toml:"params" json:"params"`
-	Widths map[string]string `toml:"widths" json:"widths"`
-}
+// field widths of its layouts ("vertex.label" = "16"); see design.Kernel.
+type Kernel design.Kernel
 
-// Dataset is a generator spec (uniform:v=...,d=...) or a graph file.
-type Dataset struct {
-	Graph    string `toml:"graph" json:"graph"`
-	Format   string `toml:"format" json:"format"`
-	Directed bool   `toml:"directed" json:"directed"`
-	// RandomWeights gives unweighted graphs seeded weights in [1, N].
-	RandomWeights uint32 `toml:"random_weights" json:"random_weights"`
-	WeightSeed    uint64 `toml:"weight_seed" json:"weight_seed"`
-}
+// Dataset is a generator spec (uniform:v=...,d=...) or a graph file; see
+// design.Dataset.
+type Dataset design.Dataset
 
-// Partition picks how vertices are spread over the PEs.
-type Partition struct {
-	Partitioner string `toml:"partitioner" json:"partitioner"`
-	// UFactor and Seed configure METIS.
-	UFactor int    `toml:"ufactor" json:"ufactor"`
-	Seed    uint64 `toml:"seed" json:"seed"`
-}
+// Partition picks how vertices are spread over the PEs; see
+// design.Partition.
+type Partition design.Partition
+
+// Options returns the cell as the design options it is, for their methods
+// (SetKey, Args, LoadBoard).
+func (p *Platform) Options() *design.Options { return (*design.Options)(p) }
+
+// Choice returns the cell as the kernel choice it is.
+func (k *Kernel) Choice() *design.Kernel { return (*design.Kernel)(k) }
+
+// Source returns the cell as the dataset it is.
+func (d *Dataset) Source() *design.Dataset { return (*design.Dataset)(d) }
+
+// Method returns the cell as the partition options it is.
+func (p *Partition) Method() *design.Partition { return (*design.Partition)(p) }
 
 // Model evaluates the analytical model and the optimiser.
 type Model struct {
@@ -144,8 +123,8 @@ type Model struct {
 type Sweep struct {
 	Grid string `toml:"grid" json:"grid"`
 	// Simulate runs the simulator on every point besides the model.
-	Simulate bool   `toml:"simulate" json:"simulate"`
-	Detail   string `toml:"detail" json:"detail"`
+	Simulate bool       `toml:"simulate" json:"simulate"`
+	Detail   sim.Detail `toml:"detail" json:"detail"`
 	// Cost is the Pareto front's cost axis: fpgas, pes or price.
 	Cost string `toml:"cost" json:"cost"`
 	// Workers bounds parallel simulations (0: one per core).
@@ -157,9 +136,9 @@ type Sweep struct {
 
 // Simulate runs the event-driven simulator on the design point.
 type Simulate struct {
-	Detail    string `toml:"detail" json:"detail"`
-	Seed      uint64 `toml:"seed" json:"seed"`
-	MaxCycles int64  `toml:"max_cycles" json:"max_cycles"`
+	Detail    sim.Detail `toml:"detail" json:"detail"`
+	Seed      uint64     `toml:"seed" json:"seed"`
+	MaxCycles int64      `toml:"max_cycles" json:"max_cycles"`
 	// Trace, when set, records the run to this file (relative to the
 	// notebook).
 	Trace string `toml:"trace" json:"trace"`
@@ -221,19 +200,23 @@ func (*Notes) Kind() Kind { return KindNotes }
 func NewInput(k Kind) (Input, error) {
 	switch k {
 	case KindPlatform:
-		return &Platform{Board: "ac510", Arch: string(model.GraVFM), Mem: string(model.OffChip), PE: string(model.PEGenerated), Filter: true}, nil
+		p := Platform(design.DefaultOptions())
+		return &p, nil
 	case KindKernel:
-		return &Kernel{Kernel: "wcc"}, nil
+		c := Kernel(design.DefaultKernel())
+		return &c, nil
 	case KindDataset:
-		return &Dataset{Graph: "uniform:v=65536,d=32,seed=1", Format: "auto", WeightSeed: 1}, nil
+		d := Dataset(design.DefaultDataset())
+		return &d, nil
 	case KindPartition:
-		return &Partition{Partitioner: string(graph.Greedy)}, nil
+		p := Partition(design.DefaultPartition())
+		return &p, nil
 	case KindModel:
 		return &Model{Latency: true}, nil
 	case KindSweep:
-		return &Sweep{Grid: "fpgas=1..4,pes=1..16", Detail: string(sim.Fast), Cost: "fpgas"}, nil
+		return &Sweep{Grid: "fpgas=1..4,pes=1..16", Detail: sim.Fast, Cost: "fpgas"}, nil
 	case KindSimulate:
-		return &Simulate{Detail: string(sim.Fast), Seed: 1}, nil
+		return &Simulate{Detail: sim.Fast, Seed: 1}, nil
 	case KindTrace:
 		return &Trace{}, nil
 	case KindExport:
@@ -253,76 +236,16 @@ func kindList() string {
 }
 
 // Check implements Input.
-func (p *Platform) Check() (string, error) {
-	switch {
-	case strings.TrimSpace(p.Board) == "":
-		return "board", fmt.Errorf("board is empty")
-	case p.FPGAs < 0:
-		return "fpgas", fmt.Errorf("fpgas must be 0 (auto) or positive, not %d", p.FPGAs)
-	case p.PEs < 0:
-		return "pes", fmt.Errorf("pes must be 0 (auto) or positive, not %d", p.PEs)
-	case p.CPE < 0:
-		return "cpe", fmt.Errorf("cpe must be 0 (board figure) or positive, not %g", p.CPE)
-	}
-	if _, err := model.ParseArch(p.Arch); err != nil {
-		return "arch", err
-	}
-	if _, err := model.ParseMemKind(p.Mem); err != nil {
-		return "mem", err
-	}
-	if _, err := model.ParsePEDesign(p.PE); err != nil {
-		return "pe", err
-	}
-	for _, name := range sortedKeys(p.Set) {
-		bp, ok := BoardParamNamed(name)
-		if !ok {
-			return "set." + name, fmt.Errorf("set: unknown board parameter %q (want one of %s)", name, boards.ParamNames())
-		}
-		if err := bp.Check(p.Set[name]); err != nil {
-			return "set." + name, fmt.Errorf("set: %w", err)
-		}
-	}
-	return "", nil
-}
+func (p *Platform) Check() (string, error) { return p.Options().Check() }
 
 // Check implements Input.
-func (k *Kernel) Check() (string, error) {
-	if strings.TrimSpace(k.Kernel) == "" {
-		return "kernel", fmt.Errorf("kernel is empty")
-	}
-	for _, name := range sortedKeys(k.Widths) {
-		layout, field, ok := strings.Cut(name, ".")
-		if !ok || field == "" || !slices.Contains([]string{"vertex", "update", "message", "edge"}, layout) {
-			return "widths." + name, fmt.Errorf("widths: %q is not layout.field (layout vertex, update, message or edge)", name)
-		}
-		if strings.TrimSpace(k.Widths[name]) == "" {
-			return "widths." + name, fmt.Errorf("widths: %s is empty", name)
-		}
-	}
-	return "", nil
-}
+func (k *Kernel) Check() (string, error) { return k.Choice().Check() }
 
 // Check implements Input.
-func (d *Dataset) Check() (string, error) {
-	if strings.TrimSpace(d.Graph) == "" {
-		return "graph", fmt.Errorf("graph is empty")
-	}
-	if _, err := graph.ParseFormat(d.Format); err != nil {
-		return "format", err
-	}
-	return "", nil
-}
+func (d *Dataset) Check() (string, error) { return d.Source().Check() }
 
 // Check implements Input.
-func (p *Partition) Check() (string, error) {
-	if _, err := graph.ParsePartitioner(p.Partitioner); err != nil {
-		return "partitioner", err
-	}
-	if p.UFactor < 0 {
-		return "ufactor", fmt.Errorf("ufactor must not be negative")
-	}
-	return "", nil
-}
+func (p *Partition) Check() (string, error) { return p.Method().Check() }
 
 // Check implements Input.
 func (*Model) Check() (string, error) { return "", nil }
@@ -332,7 +255,7 @@ func (s *Sweep) Check() (string, error) {
 	if _, err := ParseGrid(s.Grid); err != nil {
 		return "grid", err
 	}
-	if _, err := sim.ParseDetail(s.Detail); err != nil {
+	if err := s.Detail.UnmarshalText([]byte(s.Detail)); err != nil {
 		return "detail", err
 	}
 	if _, err := parseCost(s.Cost); err != nil {
@@ -349,7 +272,7 @@ func (s *Sweep) Check() (string, error) {
 
 // Check implements Input.
 func (s *Simulate) Check() (string, error) {
-	if _, err := sim.ParseDetail(s.Detail); err != nil {
+	if err := s.Detail.UnmarshalText([]byte(s.Detail)); err != nil {
 		return "detail", err
 	}
 	if s.MaxCycles < 0 {

@@ -1,6 +1,7 @@
 package explorer
 
 import (
+	"encoding"
 	"fmt"
 	"reflect"
 	"slices"
@@ -22,6 +23,10 @@ func encodeCell(in Input) string {
 			continue
 		}
 		f := v.Field(i)
+		if text, ok := canonicalText(f); ok {
+			fmt.Fprintf(&b, "%s = %s\n", key, quote(text))
+			continue
+		}
 		switch f.Kind() {
 		case reflect.Map:
 			if f.Len() == 0 {
@@ -41,6 +46,31 @@ func encodeCell(in Input) string {
 	}
 	b.WriteString("\n")
 	return b.String()
+}
+
+// canonicalText writes a typed value (an architecture, a graph format) as
+// reading the file back will hold it: a value set in code ("" for the
+// default PE) goes through its own parser first, so that a cell and its
+// encoding always read back equal.
+func canonicalText(f reflect.Value) (string, bool) {
+	if f.Kind() != reflect.String {
+		return "", false
+	}
+	p := reflect.New(f.Type())
+	u, ok := p.Interface().(encoding.TextUnmarshaler)
+	if !ok {
+		return "", false
+	}
+	p.Elem().Set(f)
+	if err := u.UnmarshalText([]byte(f.String())); err != nil {
+		return f.String(), true // Check reports it
+	}
+	if m, ok := p.Elem().Interface().(encoding.TextMarshaler); ok {
+		if text, err := m.MarshalText(); err == nil {
+			return string(text), true
+		}
+	}
+	return p.Elem().String(), true
 }
 
 func inlineTable(m reflect.Value) string {

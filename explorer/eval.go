@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gravf-tui/gravf-tui/design"
 	"github.com/gravf-tui/gravf-tui/gen"
 	"github.com/gravf-tui/gravf-tui/model"
 )
@@ -226,11 +227,11 @@ func (nb *Notebook) files(in Input) []string {
 	var out []string
 	switch c := in.(type) {
 	case *Platform:
-		if looksLikePath(c.Board) {
+		if design.IsPath(c.Board) {
 			out = append(out, nb.Resolve(c.Board))
 		}
 	case *Kernel:
-		if looksLikePath(c.Kernel) {
+		if design.IsPath(c.Kernel) {
 			out = append(out, nb.Resolve(c.Kernel)+"/kernel.toml")
 		}
 	case *Dataset:

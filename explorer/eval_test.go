@@ -373,7 +373,7 @@ func checkSample(t *testing.T, name string, cells []CellResult) {
 	case "partitioners":
 		by := map[string]PointResult{}
 		for _, p := range sw.Points {
-			by[p.Point.Partitioner] = p
+			by[string(p.Point.Partitioner)] = p
 		}
 		if len(by) != 4 {
 			t.Fatalf("partitioners %v", by)

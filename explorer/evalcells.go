@@ -4,18 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/gravf-tui/gravf-tui/boards"
-	"github.com/gravf-tui/gravf-tui/gen"
+	"github.com/gravf-tui/gravf-tui/design"
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
-	"github.com/gravf-tui/gravf-tui/samples"
 )
 
 // Output is a cell's result. Every output marshals to JSON (the `output`
@@ -87,10 +83,6 @@ func (e *evaluator) resolve(p string) string {
 	return filepath.Join(e.job.dir, p)
 }
 
-func looksLikePath(s string) bool {
-	return strings.ContainsAny(s, `/\`) || strings.HasSuffix(s, ".toml")
-}
-
 // --- platform ---------------------------------------------------------------
 
 // PlatformOutput is the platform cell's result: the board with the cell's
@@ -153,33 +145,29 @@ func count(n int, what string) string {
 }
 
 func (e *evaluator) platform(in *Platform) (Output, error) {
-	name := in.Board
-	if looksLikePath(name) {
-		name = e.resolve(name)
-	}
-	b, err := boards.Load(name)
+	o := in.Options()
+	b, err := o.LoadBoard(e.job.dir)
 	if err != nil {
-		return nil, fieldErr(KindPlatform, "board", err)
+		return nil, blame(KindPlatform, "board", err)
 	}
-	b, err = applyBoardParams(b, in.Set)
-	if err != nil {
-		return nil, err
-	}
-	arch, _ := model.ParseArch(in.Arch)
-	mem, _ := model.ParseMemKind(in.Mem)
-	pe, _ := model.ParsePEDesign(in.PE)
-	o := &PlatformOutput{PE: pe, Board: b.Name, Title: b.Title, Part: b.FPGA.Part, ClockMHz: b.ClockMHz, MaxFPGAs: b.MaxFPGAs, MaxPEs: b.MaxPEs(),
-		PriceUSD: b.PriceUSD, Warnings: b.Warnings(), board: b,
-		Config: model.Config{FPGAs: in.FPGAs, PEs: in.PEs, Arch: arch, Mem: mem, Packing: in.Packing, Filter: in.Filter}}
+	out := &PlatformOutput{PE: o.PE, Board: b.Name, Title: b.Title, Part: b.FPGA.Part, ClockMHz: b.ClockMHz, MaxFPGAs: b.MaxFPGAs, MaxPEs: b.MaxPEs(),
+		PriceUSD: b.PriceUSD, Warnings: b.Warnings(), board: b, Config: o.Config()}
 	for _, p := range BoardParams {
 		_, set := in.Set[p.Name]
-		o.Params = append(o.Params, ParamValue{Name: p.Name, Value: p.Get(b), Unit: p.Unit, Overridden: set})
+		out.Params = append(out.Params, ParamValue{Name: p.Name, Value: p.Get(b), Unit: p.Unit, Overridden: set})
 	}
-	if b.MaxFPGAs > 0 && in.FPGAs > b.MaxFPGAs {
-		return nil, &FieldError{Kind: KindPlatform, Key: "fpgas", Msg: fmt.Sprintf("%s has at most %d FPGAs", b.Name, b.MaxFPGAs),
-			Err: fmt.Errorf("fpgas %d: %s has at most %d FPGAs", in.FPGAs, b.Name, b.MaxFPGAs)}
+	return out, nil
+}
+
+// blame turns an error that an option of the cell of kind k caused into a
+// FieldError naming the option (design.Error says which); other errors are
+// blamed on field def.
+func blame(k Kind, def string, err error) error {
+	var de *design.Error
+	if errors.As(err, &de) {
+		return &FieldError{Kind: k, Key: de.Key, Msg: de.Msg, Err: de.Err}
 	}
-	return o, nil
+	return fieldErr(k, def, err)
 }
 
 // --- kernel -----------------------------------------------------------------
@@ -251,20 +239,12 @@ func firstSentence(s string) string {
 }
 
 func (e *evaluator) kernel(in *Kernel) (Output, error) {
-	name := in.Kernel
-	load := samples.LoadKernel
-	if looksLikePath(name) {
-		// A folder of the user's, even when resolving "./wcc" leaves a
-		// name that is also a built-in kernel's.
-		name, load = e.resolve(name), kernel.Load
-	}
-	spec, err := load(name)
+	spec, edited, err := in.Choice().Load(e.job.dir)
 	if err != nil {
-		return nil, fieldErr(KindKernel, "kernel", err)
+		return nil, blame(KindKernel, "kernel", err)
 	}
-	spec, edited, err := editWidths(spec, in.Widths)
-	if err != nil {
-		return nil, err
+	if err := in.Choice().CheckParams(spec); err != nil {
+		return nil, blame(KindKernel, "params", err)
 	}
 	sz, err := spec.Sizes(32)
 	if err != nil {
@@ -304,63 +284,6 @@ func (e *evaluator) kernel(in *Kernel) (Output, error) {
 	return o, nil
 }
 
-// editWidths returns a copy of spec with field widths replaced. An edited
-// kernel no longer matches any hand-written Verilog, so the copy drops it
-// and the export generates every kernel module from the spec.
-func editWidths(spec *kernel.Spec, widths map[string]string) (*kernel.Spec, map[string]bool, error) {
-	edited := map[string]bool{}
-	if len(widths) == 0 {
-		return spec, edited, nil
-	}
-	c := *spec
-	c.Vertex = append(kernel.Layout(nil), spec.Vertex...)
-	c.Edge = append(kernel.Layout(nil), spec.Edge...)
-	c.Update = append(kernel.Layout(nil), spec.Update...)
-	c.Message = append(kernel.Layout(nil), spec.Message...)
-	c.Verilog = nil
-	for _, key := range sortedKeys(widths) {
-		lname, fname, _ := strings.Cut(key, ".")
-		var targets []*kernel.Layout
-		switch lname {
-		case "vertex":
-			targets = []*kernel.Layout{&c.Vertex}
-		case "edge":
-			targets = []*kernel.Layout{&c.Edge}
-		case "update":
-			targets = []*kernel.Layout{&c.Update}
-			if c.MessageIsUpdate {
-				targets = append(targets, &c.Message)
-			}
-		case "message":
-			targets = []*kernel.Layout{&c.Message}
-			if c.MessageIsUpdate {
-				targets = append(targets, &c.Update)
-			}
-		}
-		found := false
-		for _, l := range targets {
-			if i := l.Index(fname); i >= 0 {
-				(*l)[i].Width = strings.TrimSpace(widths[key])
-				found = true
-				edited[lname+"."+fname] = true
-			}
-		}
-		if !found {
-			return nil, nil, &FieldError{Kind: KindKernel, Key: "widths." + key, Err: fmt.Errorf("widths: kernel %s has no field %s", spec.Name, key)}
-		}
-	}
-	// Check the edit now, so that a width the programs cannot use is
-	// reported by the kernel cell, at the last width edited.
-	last := "widths." + sortedKeys(widths)[len(widths)-1]
-	if _, err := c.Sizes(32); err != nil {
-		return nil, nil, &FieldError{Kind: KindKernel, Key: last, Msg: err.Error(), Err: fmt.Errorf("widths: %w", err)}
-	}
-	if _, err := c.Bind(kernel.Env{Vertices: 2}); err != nil {
-		return nil, nil, &FieldError{Kind: KindKernel, Key: last, Msg: err.Error(), Err: fmt.Errorf("widths: %w", err)}
-	}
-	return &c, edited, nil
-}
-
 // --- dataset ----------------------------------------------------------------
 
 // DatasetOutput is the dataset cell's result.
@@ -397,38 +320,13 @@ func (o *DatasetOutput) Text() string {
 
 // DatasetsEnv names the environment variable of the folder that dataset
 // file names are also looked up in, after the notebook's folder.
-const DatasetsEnv = "GRAVF_DATASETS"
+const DatasetsEnv = design.DatasetsEnv
 
 // datasetPath returns the file a dataset spec names, resolved ("" for a
 // generator spec).
 func (nb *Notebook) datasetPath(spec string) string {
-	return resolveDataset(nb.Dir(), spec)
-}
-
-func resolveDataset(dir, spec string) string {
-	s, err := graph.ParseSpec(spec)
-	if err != nil || !s.IsFile() {
-		return ""
-	}
-	p := s.File
-	if filepath.IsAbs(p) {
-		return p
-	}
-	local := filepath.Join(dir, p)
-	if _, err := os.Stat(local); err == nil {
-		return local
-	}
-	if d := os.Getenv(DatasetsEnv); d != "" {
-		if alt := filepath.Join(d, p); fileExists(alt) {
-			return alt
-		}
-	}
-	return local
-}
-
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
+	d := design.Dataset{Graph: spec}
+	return d.Path(nb.Dir())
 }
 
 func (e *evaluator) kernelSpec() *kernel.Spec {
@@ -439,27 +337,23 @@ func (e *evaluator) kernelSpec() *kernel.Spec {
 }
 
 func (e *evaluator) dataset(in *Dataset) (Output, error) {
-	format, _ := graph.ParseFormat(in.Format)
 	weighted, float := false, false
 	if s := e.kernelSpec(); s != nil {
 		weighted, float = s.Weights()
 	}
 	what := "generating " + in.Graph
-	if resolveDataset(e.job.dir, in.Graph) != "" {
+	if in.Source().Path(e.job.dir) != "" {
 		what = "loading " + in.Graph
 	}
 	e.progress(Progress{Text: what})
-	g, file, err := loadDataset(e.ctx, e.job.dir, in.Graph, graph.ReadOptions{Format: format, Directed: in.Directed, Weighted: weighted, FloatWeights: float,
-		RandomWeights: in.RandomWeights, Seed: in.WeightSeed},
-		func(p graph.LoadProgress) {
-			e.progress(Progress{Text: what + ": " + p.Stage, Done: p.Done, Total: p.Total})
-		})
+	g, file, err := in.Source().Load(e.ctx, e.job.dir, weighted, float, func(p graph.LoadProgress) {
+		e.progress(Progress{Text: what + ": " + p.Stage, Done: p.Done, Total: p.Total})
+	})
 	if err != nil {
-		var fe *FieldError
-		if errors.As(err, &fe) || isCancel(err) {
+		if isCancel(err) {
 			return nil, err
 		}
-		return nil, fieldErr(KindDataset, "graph", err)
+		return nil, blame(KindDataset, "graph", err)
 	}
 	e.progress(Progress{Text: "degree statistics of " + in.Graph})
 	return &DatasetOutput{Spec: in.Graph, File: file, Stats: graph.ComputeStats(g), Notes: g.Notes(), graph: g}, nil
@@ -467,55 +361,21 @@ func (e *evaluator) dataset(in *Dataset) (Output, error) {
 
 // builtinPrefix marks, in DatasetOutput.File, a graph read from the data
 // embedded for the sample notebooks.
-const builtinPrefix = "built-in:"
-
-// loadDataset reads or generates the graph a dataset spec names. A file
-// name resolves beside the notebook (dir), then in $GRAVF_DATASETS, then
-// among the graphs embedded for the sample notebooks, so that those run
-// from any folder; the file it read is returned ("" for a generator). A
-// file found nowhere is a FieldError on the dataset's graph.
-func loadDataset(ctx context.Context, dir, spec string, opt graph.ReadOptions, progress func(graph.LoadProgress)) (*graph.Graph, string, error) {
-	file := resolveDataset(dir, spec)
-	if file == "" {
-		g, err := graph.LoadContext(ctx, spec, opt, progress)
-		return g, "", err
-	}
-	if fileExists(file) {
-		g, err := graph.LoadContext(ctx, file, opt, progress)
-		return g, file, err
-	}
-	if s, _ := graph.ParseSpec(spec); !filepath.IsAbs(s.File) && slices.Contains(samples.DatasetNames(), s.File) {
-		r, err := samples.OpenDataset(s.File)
-		if err != nil {
-			return nil, "", err
-		}
-		defer r.Close()
-		g, err := graph.Read(r, s.File, opt)
-		return g, builtinPrefix + s.File, err
-	}
-	hint := ""
-	if os.Getenv(DatasetsEnv) == "" {
-		hint = " (relative names are looked up beside the notebook, then in $" + DatasetsEnv + ")"
-	}
-	return nil, "", &FieldError{Kind: KindDataset, Key: "graph", Msg: "no such file" + hint, Err: fmt.Errorf("graph %s: %w%s", spec, fs.ErrNotExist, hint)}
-}
+const builtinPrefix = design.BuiltinPrefix
 
 // --- shared helpers for the cells that need a design --------------------------
 
-// design is what model, partition, sweep, simulate and export cells share:
-// the board, the bound kernel, the graph and the model's platform.
-type design struct {
-	board    *boards.Board
-	kernel   *kernel.Kernel
-	graph    *graph.Graph
-	platform *model.Platform
-	cfg      model.Config
-	pe       model.PEDesign
-	cpe      float64
-	key      string // hash of platform, kernel and dataset
+// point is the design point that model, partition, sweep, simulate and
+// export cells share, with the hash of the cells it came from.
+type point struct {
+	*design.Point
+	key string // hash of platform, kernel and dataset
 }
 
-func (e *evaluator) design() (*design, error) {
+// point resolves the design point of the cells above, from their cached
+// outputs: the board with its overrides, the kernel bound to the graph
+// (once per kernel and dataset), the model's platform.
+func (e *evaluator) point() (*point, error) {
 	po, ok1 := e.dep(KindPlatform).(*PlatformOutput)
 	ko, ok2 := e.dep(KindKernel).(*KernelOutput)
 	do, ok3 := e.dep(KindDataset).(*DatasetOutput)
@@ -526,46 +386,27 @@ func (e *evaluator) design() (*design, error) {
 	kin := e.job.steps[e.st.deps[KindKernel]].in.(*Kernel)
 	kd := e.depHash(KindKernel) + "/" + e.depHash(KindDataset)
 	k, err := memo(e.job.cache, "bind:"+kd, func() (*kernel.Kernel, error) {
-		return bindKernel(ko.spec, do.graph, kin.Params)
+		return kin.Choice().Bind(ko.spec, do.graph)
 	})
 	if err != nil {
-		return nil, err
+		return nil, blame(KindKernel, "params", err)
 	}
-	p, err := model.FromBoardKernel(po.board, "", PECost(po.board, ko.spec, do.graph))
+	p, err := design.NewPoint(po.board, k, do.graph, *pin.Options())
 	if err != nil {
 		return nil, err
 	}
-	return &design{board: po.board, kernel: k, graph: do.graph, platform: p, cfg: po.Config, pe: po.PE, cpe: pin.CPE,
-		key: e.depHash(KindPlatform) + "/" + kd}, nil
-}
-
-// PECost is the cost of one PE of the kernel: the one synthesised by
-// `gravf-tui export --estimate-only` for this board and graph size when
-// there is one (gen.CachedPECost), else the kernel's own estimate. The
-// notebooks and the model, sim and export commands all take nP max from
-// it.
-func PECost(b *boards.Board, s *kernel.Spec, g *graph.Graph) *kernel.PECost {
-	if c, ok := gen.CachedPECost(b.Name, s.Name, g.NumVertices()); ok {
-		return c
-	}
-	return s.PECost
-}
-
-// bindKernel binds a spec to a graph with parameter values, mapping vertex
-// parameters through the graph's labels.
-func bindKernel(s *kernel.Spec, g *graph.Graph, params map[string]string) (*kernel.Kernel, error) {
-	return s.Bind(kernel.Env{Vertices: g.NumVertices(), Params: params, Lookup: g.Lookup})
+	return &point{Point: p, key: e.depHash(KindPlatform) + "/" + kd}, nil
 }
 
 // activity runs the reference engine once per kernel and dataset and
 // keeps what every superstep did, for the prediction and the simulate
 // cell's progress.
-func (e *evaluator) activity(d *design) (*model.Activity, error) {
+func (e *evaluator) activity(d *point) (*model.Activity, error) {
 	key := "ref:" + e.depHash(KindKernel) + "/" + e.depHash(KindDataset)
 	return memo(e.job.cache, key, func() (*model.Activity, error) {
 		var msgs int64
 		e.progress(Progress{Text: "reference run (for the prediction)"})
-		act, _, err := model.RecordActivity(e.ctx, d.kernel, d.graph, kernel.RunOptions{Progress: func(s kernel.Superstep) {
+		act, _, err := model.RecordActivity(e.ctx, d.Kernel, d.Graph, kernel.RunOptions{Progress: func(s kernel.Superstep) {
 			msgs += s.Messages
 			e.progress(Progress{Text: fmt.Sprintf("reference run (for the prediction): superstep %d done, %s messages", s.Index, groupDigits(msgs))})
 		}})
@@ -574,7 +415,7 @@ func (e *evaluator) activity(d *design) (*model.Activity, error) {
 }
 
 // supersteps are the reference run's supersteps.
-func (e *evaluator) supersteps(d *design) ([]kernel.Superstep, error) {
+func (e *evaluator) supersteps(d *point) ([]kernel.Superstep, error) {
 	act, err := e.activity(d)
 	if err != nil {
 		return nil, err
@@ -585,7 +426,7 @@ func (e *evaluator) supersteps(d *design) ([]kernel.Superstep, error) {
 // profiles are the prediction's profiles of the reference run under the
 // partition cell's partitioner, kept once per kernel, dataset and
 // partitioner so that every keystroke and every design point reuses them.
-func (e *evaluator) profiles(d *design) (*model.Profiles, error) {
+func (e *evaluator) profiles(d *point) (*model.Profiles, error) {
 	act, err := e.activity(d)
 	if err != nil {
 		return nil, err
@@ -593,22 +434,22 @@ func (e *evaluator) profiles(d *design) (*model.Profiles, error) {
 	opt := e.partitionOptions()
 	key := fmt.Sprintf("prof:%s/%s/%s/%d/%d", e.depHash(KindKernel), e.depHash(KindDataset), opt.Method, opt.UFactor, opt.Seed)
 	return memo(e.job.cache, key, func() (*model.Profiles, error) {
-		return model.NewProfiles(d.graph, act, opt), nil
+		return model.NewProfiles(d.Graph, act, opt), nil
 	})
 }
 
 // degrees is the graph's degree histogram for the filter estimate, once
 // per dataset.
-func (e *evaluator) degrees(d *design) [][2]int64 {
+func (e *evaluator) degrees(d *point) [][2]int64 {
 	v, _ := memo(e.job.cache, "deg:"+e.depHash(KindDataset), func() ([][2]int64, error) {
-		return model.DegreeCounts(d.graph), nil
+		return model.DegreeCounts(d.Graph), nil
 	})
 	return v
 }
 
 // resolveConfig fills in the FPGAs and PEs the user left to the optimiser.
-func (e *evaluator) resolveConfig(d *design) (model.Config, error) {
-	cfg := d.cfg
+func (e *evaluator) resolveConfig(d *point) (model.Config, error) {
+	cfg := d.Config()
 	if cfg.FPGAs > 0 && cfg.PEs > 0 {
 		return cfg, nil
 	}
@@ -616,7 +457,7 @@ func (e *evaluator) resolveConfig(d *design) (model.Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	mo, err := evaluateModel(e.ctx, d.platform, d.kernel, d.graph, cfg, d.pe, d.cpe, ps, e.degrees(d))
+	mo, err := evaluateModel(e.ctx, d.Platform, d.Kernel, d.Graph, cfg, d.Options.PE, d.Options.CPE, ps, e.degrees(d))
 	if err != nil {
 		return cfg, err
 	}
@@ -627,7 +468,7 @@ func (e *evaluator) resolveConfig(d *design) (model.Config, error) {
 // --- model ------------------------------------------------------------------
 
 func (e *evaluator) model(in *Model) (Output, error) {
-	d, err := e.design()
+	d, err := e.point()
 	if err != nil {
 		return nil, err
 	}
@@ -640,7 +481,7 @@ func (e *evaluator) model(in *Model) (Output, error) {
 			ps = ps.CachedOnly()
 		}
 	}
-	return evaluateModel(e.ctx, d.platform, d.kernel, d.graph, d.cfg, d.pe, d.cpe, ps, e.degrees(d))
+	return evaluateModel(e.ctx, d.Platform, d.Kernel, d.Graph, d.Config(), d.Options.PE, d.Options.CPE, ps, e.degrees(d))
 }
 
 // --- notes ------------------------------------------------------------------

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -82,22 +81,14 @@ type ParseError struct {
 	Msg  string
 }
 
-// Error implements error as "file:line:col: cell N: message".
+// Error implements error as "file:line:col: cell N: message", the form
+// of every file error (see internal/tomldoc).
 func (e *ParseError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d", e.Line)
-		if e.Col > 0 {
-			fmt.Fprintf(&b, ":%d", e.Col)
-		}
-	}
-	b.WriteString(": ")
+	te := tomldoc.Error{File: e.File, Line: e.Line, Col: e.Col, Msg: e.Msg}
 	if e.Cell > 0 {
-		fmt.Fprintf(&b, "cell %d: ", e.Cell)
+		te.Key = fmt.Sprintf("cell %d", e.Cell)
 	}
-	b.WriteString(e.Msg)
-	return b.String()
+	return te.Error()
 }
 
 // New returns an empty notebook with a title.
@@ -107,8 +98,11 @@ func New(title string) *Notebook {
 
 // Load reads a notebook file.
 func Load(path string) (*Notebook, error) {
-	data, err := os.ReadFile(path)
+	data, err := tomldoc.ReadFile(path, notebookLimits)
 	if err != nil {
+		if _, tooLarge := err.(tomldoc.ErrorList); tooLarge {
+			return nil, parseError(err, 0, 0)
+		}
 		return nil, err
 	}
 	nb, err := Parse(path, data)

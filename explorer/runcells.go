@@ -54,8 +54,7 @@ func pctOf(a, b int) float64 {
 // there is none), without the design's size.
 func (e *evaluator) partitionOptions() graph.PartitionOptions {
 	in := e.partitionInput()
-	method, _ := graph.ParsePartitioner(in.Partitioner)
-	return graph.PartitionOptions{Method: method, UFactor: in.UFactor, Seed: in.Seed}
+	return graph.PartitionOptions{Method: in.Partitioner, UFactor: in.UFactor, Seed: in.Seed}
 }
 
 // partitionInput is the partition cell above, or the default.
@@ -71,7 +70,7 @@ func (e *evaluator) partitionInput() *Partition {
 }
 
 func (e *evaluator) partition(in *Partition) (Output, error) {
-	d, err := e.design()
+	d, err := e.point()
 	if err != nil {
 		return nil, err
 	}
@@ -79,17 +78,16 @@ func (e *evaluator) partition(in *Partition) (Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	method, _ := graph.ParsePartitioner(in.Partitioner)
-	e.progress(Progress{Text: fmt.Sprintf("partitioning over %d FPGAs × %d PEs (%s)", cfg.FPGAs, cfg.PEs, method)})
-	p, err := graph.NewPartition(e.ctx, d.graph, graph.PartitionOptions{FPGAs: cfg.FPGAs, PEs: cfg.PEs, Method: method, UFactor: in.UFactor, Seed: in.Seed})
+	e.progress(Progress{Text: fmt.Sprintf("partitioning over %d FPGAs × %d PEs (%s)", cfg.FPGAs, cfg.PEs, in.Partitioner)})
+	p, err := graph.NewPartition(e.ctx, d.Graph, graph.PartitionOptions{FPGAs: cfg.FPGAs, PEs: cfg.PEs, Method: in.Partitioner, UFactor: in.UFactor, Seed: in.Seed})
 	if err != nil && !isCancel(err) {
 		return nil, fieldErr(KindPartition, "partitioner", err)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &PartitionOutput{Method: method, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
-		EdgesPerPE: graph.NewEdgeLayout(d.graph, p).EdgesPerPE(), Cut: graph.ComputeCutStats(d.graph, p)}, nil
+	return &PartitionOutput{Method: in.Partitioner, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
+		EdgesPerPE: graph.NewEdgeLayout(d.Graph, p).EdgesPerPE(), Cut: graph.ComputeCutStats(d.Graph, p)}, nil
 }
 
 // --- simulate ---------------------------------------------------------------
@@ -140,7 +138,7 @@ func (o *SimulateOutput) Text() string {
 }
 
 func (e *evaluator) simulate(in *Simulate) (Output, error) {
-	d, err := e.design()
+	d, err := e.point()
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +146,7 @@ func (e *evaluator) simulate(in *Simulate) (Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := CheckBuildable(d.platform, d.kernel, d.graph, cfg); err != nil {
+	if err := CheckBuildable(d.Platform, d.Kernel, d.Graph, cfg); err != nil {
 		return nil, err
 	}
 	steps, err := e.supersteps(d)
@@ -160,22 +158,20 @@ func (e *evaluator) simulate(in *Simulate) (Output, error) {
 		return nil, err
 	}
 	pin := e.partitionInput()
-	method, _ := graph.ParsePartitioner(pin.Partitioner)
-	detail, _ := sim.ParseDetail(in.Detail)
 	total := int64(len(steps))
-	setup := &sim.Setup{Board: d.board, Kernel: d.kernel, Graph: d.graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs, Arch: cfg.Arch, Mem: cfg.Mem, PE: d.pe,
-		Partitioner: method, UFactor: pin.UFactor, Packing: cfg.Packing, Filter: cfg.Filter, Seed: in.Seed, Detail: detail, MaxCycles: in.MaxCycles,
+	setup := &sim.Setup{Board: d.Board, Kernel: d.Kernel, Graph: d.Graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs, Arch: cfg.Arch, Mem: cfg.Mem, PE: d.Options.PE,
+		Partitioner: pin.Partitioner, UFactor: pin.UFactor, Packing: cfg.Packing, Filter: cfg.Filter, Seed: in.Seed, Detail: in.Detail, MaxCycles: in.MaxCycles,
 		Progress: func(p sim.Progress) {
 			e.progress(Progress{Done: int64(p.Superstep), Total: total, Text: fmt.Sprintf("superstep %d of %d, cycle %s", p.Superstep+1, total, groupDigits(p.Cycle))})
 		}}
-	setup.ModelTSys = model.TSysFor(d.board, d.kernel, d.graph, cfg, d.pe)
+	setup.ModelTSys = model.TSysFor(d.Board, d.Kernel, d.Graph, cfg, d.Options.PE)
 	// The model's prediction for the simulated design, on the partition
 	// the simulation makes (the same partitioner and options).
 	var pred *model.Prediction
-	w := newWorkload(d.platform, d.kernel, d.graph, d.pe, d.cpe, e.degrees(d))
-	w.Attach(ps.With(method))
-	if r, err := model.Evaluate(d.platform, w, cfg); err == nil || errors.Is(err, model.ErrCapacity) {
-		pr, err := model.PredictContext(e.ctx, d.platform, w, r)
+	w := newWorkload(d.Platform, d.Kernel, d.Graph, d.Options.PE, d.Options.CPE, e.degrees(d))
+	w.Attach(ps.With(pin.Partitioner))
+	if r, err := model.Evaluate(d.Platform, w, cfg); err == nil || errors.Is(err, model.ErrCapacity) {
+		pr, err := model.PredictContext(e.ctx, d.Platform, w, r)
 		if isCancel(err) {
 			return nil, err
 		}
@@ -348,7 +344,7 @@ func Version() string {
 }
 
 func (e *evaluator) export(in *Export) (Output, error) {
-	d, err := e.design()
+	d, err := e.point()
 	if err != nil {
 		return nil, err
 	}
@@ -359,19 +355,18 @@ func (e *evaluator) export(in *Export) (Output, error) {
 	if cfg.Arch != model.GraVFM {
 		return nil, &FieldError{Kind: KindPlatform, Key: "arch", Msg: "the generator builds GraVF-M only", Err: fmt.Errorf("arch %s: the generator builds GraVF-M only", cfg.Arch)}
 	}
-	if d.pe != model.PEGenerated {
+	if d.Options.PE != model.PEGenerated {
 		return nil, &FieldError{Kind: KindPlatform, Key: "pe", Msg: "the generator builds the generated PE",
-			Err: fmt.Errorf("pe %s: the generator builds the generated PE; set pe = \"generated\" in the platform cell", d.pe)}
+			Err: fmt.Errorf("pe %s: the generator builds the generated PE; set pe = \"generated\" in the platform cell", d.Options.PE)}
 	}
-	if err := CheckBuildable(d.platform, d.kernel, d.graph, cfg); err != nil {
+	if err := CheckBuildable(d.Platform, d.Kernel, d.Graph, cfg); err != nil {
 		return nil, err
 	}
 	pin := e.partitionInput()
-	method, _ := graph.ParsePartitioner(pin.Partitioner)
 	dir := e.resolve(in.Out)
 	e.progress(Progress{Text: "writing " + dir})
-	opts := gen.ExportOptions{Board: d.board, Kernel: d.kernel, Graph: d.graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
-		Partitioner: method, Filter: cfg.Filter, Mem: cfg.Mem, Dir: dir, Force: in.Force, Version: Version()}
+	opts := gen.ExportOptions{Board: d.Board, Kernel: d.Kernel, Graph: d.Graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
+		Partitioner: pin.Partitioner, Filter: cfg.Filter, Mem: cfg.Mem, Dir: dir, Force: in.Force, Version: Version()}
 	m, err := gen.Export(e.ctx, opts)
 	var pe *fs.PathError
 	if errors.As(err, &pe) {

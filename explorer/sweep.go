@@ -14,10 +14,10 @@ import (
 	"sync"
 
 	"github.com/gravf-tui/gravf-tui/boards"
+	"github.com/gravf-tui/gravf-tui/design"
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
-	"github.com/gravf-tui/gravf-tui/samples"
 	"github.com/gravf-tui/gravf-tui/sim"
 	"github.com/gravf-tui/gravf-tui/teps"
 )
@@ -41,15 +41,15 @@ func parseCost(s string) (string, error) {
 
 // DesignPoint is one point of a sweep, every axis resolved.
 type DesignPoint struct {
-	Board       string `json:"board"`
-	Kernel      string `json:"kernel"`
-	Dataset     string `json:"dataset"`
-	Partitioner string `json:"partitioner"`
-	Arch        string `json:"arch"`
-	Mem         string `json:"mem"`
-	PE          string `json:"pe"`
-	Packing     bool   `json:"packing"`
-	Filter      bool   `json:"filter"`
+	Board       string            `json:"board"`
+	Kernel      string            `json:"kernel"`
+	Dataset     string            `json:"dataset"`
+	Partitioner graph.Partitioner `json:"partitioner"`
+	Arch        model.Arch        `json:"arch"`
+	Mem         model.MemKind     `json:"mem"`
+	PE          model.PEDesign    `json:"pe"`
+	Packing     bool              `json:"packing"`
+	Filter      bool              `json:"filter"`
 	// FPGAs and PEs are the design's; 0 in the request means the
 	// optimiser chose them.
 	FPGAs int `json:"fpgas"`
@@ -145,8 +145,11 @@ func (e *evaluator) sweep(in *Sweep) (Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	cost, _ := parseCost(in.Cost)
-	detail, _ := sim.ParseDetail(in.Detail)
+	cost, err := parseCost(in.Cost)
+	if err != nil {
+		return nil, err
+	}
+	detail := in.Detail
 	po, ok := e.dep(KindPlatform).(*PlatformOutput)
 	ko, ok2 := e.dep(KindKernel).(*KernelOutput)
 	do, ok3 := e.dep(KindDataset).(*DatasetOutput)
@@ -158,12 +161,9 @@ func (e *evaluator) sweep(in *Sweep) (Output, error) {
 	din := e.job.steps[e.st.deps[KindDataset]].in.(*Dataset)
 	part := e.partitionInput()
 	base := DesignPoint{Board: po.Board, Kernel: ko.Name, Dataset: din.Graph, Partitioner: part.Partitioner,
-		Arch: pin.Arch, Mem: pin.Mem, PE: string(po.PE), Packing: pin.Packing, Filter: pin.Filter, FPGAs: pin.FPGAs, PEs: pin.PEs}
-	if p, err := graph.ParsePartitioner(base.Partitioner); err == nil {
-		base.Partitioner = string(p)
-	}
+		Arch: pin.Arch, Mem: pin.Mem, PE: pin.PE, Packing: pin.Packing, Filter: pin.Filter, FPGAs: pin.FPGAs, PEs: pin.PEs}
 	sw := &sweeper{e: e, grid: grid, base: base, cost: cost, detail: detail, simulate: in.Simulate,
-		board0: po.board, spec0: ko.spec, params0: kin.Params, graph0: do.graph, din: din, cpe: pin.CPE, part: part,
+		opts: *pin.Options(), board0: po.board, spec0: ko.spec, kernel0: *kin.Choice(), graph0: do.graph, dataset0: *din.Source(), part: part,
 		workers: in.Workers, envs: map[string]*sweepEnv{}}
 	key := sha256.Sum256([]byte(strings.Join([]string{e.depHash(KindPlatform), e.depHash(KindKernel), e.depHash(KindDataset),
 		e.depHash(KindPartition), grid.String(), strconv.FormatBool(in.Simulate), string(detail), cost}, "\n")))
@@ -202,13 +202,15 @@ type sweeper struct {
 	workers  int
 	key      string
 
-	board0  *boards.Board
-	spec0   *kernel.Spec
-	params0 map[string]string
-	graph0  *graph.Graph
-	din     *Dataset
-	cpe     float64
-	part    *Partition
+	// opts are the platform cell's options, kernel0 and dataset0 the
+	// cells' choices; board0, spec0 and graph0 what they loaded.
+	opts     design.Options
+	board0   *boards.Board
+	spec0    *kernel.Spec
+	kernel0  design.Kernel
+	graph0   *graph.Graph
+	dataset0 design.Dataset
+	part     *Partition
 
 	mu   sync.Mutex
 	envs map[string]*sweepEnv
@@ -238,13 +240,13 @@ func (s *sweeper) point(i int) DesignPoint {
 		case AxisDataset:
 			p.Dataset = v
 		case AxisPartitioner:
-			p.Partitioner = v
+			p.Partitioner = graph.Partitioner(v) // canonical: ParseGrid parsed it
 		case AxisArch:
-			p.Arch = v
+			p.Arch = model.Arch(v)
 		case AxisMem:
-			p.Mem = v
+			p.Mem = model.MemKind(v)
 		case AxisPE:
-			p.PE = v
+			p.PE = model.PEDesign(v)
 		case AxisPacking:
 			p.Packing = v == "true"
 		case AxisFilter:
@@ -271,46 +273,55 @@ func (s *sweeper) env(p DesignPoint) (*sweepEnv, error) {
 	return env, env.err
 }
 
+// load resolves what the points of one board, kernel and dataset share,
+// through the same steps as the cells: the platform cell's overrides
+// apply to every board, a kernel of the kernel axis takes its defaults.
 func (s *sweeper) load(env *sweepEnv, p DesignPoint) error {
+	dir := s.e.job.dir
 	env.board = s.board0
 	if p.Board != s.base.Board {
-		b, err := boards.Load(p.Board)
+		o := s.opts
+		o.Board, o.FPGAs = p.Board, 0 // the points check their own nF
+		b, err := o.LoadBoard(dir)
 		if err != nil {
 			return err
 		}
 		env.board = b
 	}
-	kspec, params := s.spec0, s.params0
+	kc, kspec := s.kernel0, s.spec0
 	if p.Kernel != s.base.Kernel {
-		sp, err := samples.LoadKernel(p.Kernel)
+		kc = design.Kernel{Kernel: p.Kernel}
+		sp, _, err := kc.Load(dir)
 		if err != nil {
 			return err
 		}
-		kspec, params = sp, nil
+		kspec = sp
 	}
 	env.graph = s.graph0
 	if p.Dataset != s.base.Dataset {
-		format, _ := graph.ParseFormat(s.din.Format)
+		d := s.dataset0
+		d.Graph = p.Dataset
 		weighted, float := kspec.Weights()
-		g, _, err := loadDataset(s.e.ctx, s.e.job.dir, p.Dataset, graph.ReadOptions{Format: format, Directed: s.din.Directed, Weighted: weighted, FloatWeights: float,
-			RandomWeights: s.din.RandomWeights, Seed: s.din.WeightSeed}, nil)
+		g, _, err := d.Load(s.e.ctx, dir, weighted, float, nil)
 		if err != nil {
 			return err
 		}
 		env.graph = g
 	}
-	k, err := bindKernel(kspec, env.graph, params)
+	k, err := kc.Bind(kspec, env.graph)
 	if err != nil {
 		return err
 	}
 	env.kernel = k
-	if env.platform, err = model.FromBoardKernel(env.board, "", PECost(env.board, kspec, env.graph)); err != nil {
+	pt, err := design.NewPoint(env.board, k, env.graph, s.opts)
+	if err != nil {
 		return err
 	}
+	env.platform = pt.Platform
 	degrees := model.DegreeCounts(env.graph)
 	env.workloads = map[model.PEDesign]*model.Workload{}
 	for _, d := range []model.PEDesign{model.PEGenerated, model.PEPaper} {
-		env.workloads[d] = newWorkload(env.platform, k, env.graph, d, s.cpe, degrees)
+		env.workloads[d] = newWorkload(env.platform, k, env.graph, d, s.opts.CPE, degrees)
 	}
 	return nil
 }
@@ -324,11 +335,8 @@ func (s *sweeper) evaluate(i int) (PointResult, *sweepEnv) {
 		r.Problem = err.Error()
 		return r, nil
 	}
-	arch, _ := model.ParseArch(p.Arch)
-	mem, _ := model.ParseMemKind(p.Mem)
-	cfg := model.Config{FPGAs: p.FPGAs, PEs: p.PEs, Arch: arch, Mem: mem, Packing: p.Packing, Filter: p.Filter}
-	pe, _ := model.ParsePEDesign(p.PE)
-	work := env.workloads[pe]
+	cfg := model.Config{FPGAs: p.FPGAs, PEs: p.PEs, Arch: p.Arch, Mem: p.Mem, Packing: p.Packing, Filter: p.Filter}
+	work := env.workloads[p.PE]
 	pl := env.platform
 	switch {
 	case pl.MaxPEs > 0 && cfg.PEs > pl.MaxPEs:
@@ -446,11 +454,8 @@ func (s *sweeper) simulatePoint(ctx context.Context, r *PointResult, env *sweepE
 	p := r.Point
 	key := fmt.Sprintf("simpt:%s:%+v:%s", s.key, p, s.detail)
 	return memo(s.e.job.cache, key, func() (*SimPoint, error) {
-		arch, _ := model.ParseArch(p.Arch)
-		mem, _ := model.ParseMemKind(p.Mem)
-		method, _ := graph.ParsePartitioner(p.Partitioner)
 		res, err := sim.Run(ctx, &sim.Setup{Board: env.board, Kernel: env.kernel, Graph: env.graph, FPGAs: p.FPGAs, PEs: p.PEs,
-			Arch: arch, Mem: mem, PE: model.PEDesign(p.PE), Partitioner: method, UFactor: s.part.UFactor, Packing: p.Packing, Filter: p.Filter,
+			Arch: p.Arch, Mem: p.Mem, PE: p.PE, Partitioner: p.Partitioner, UFactor: s.part.UFactor, Packing: p.Packing, Filter: p.Filter,
 			Seed: s.part.Seed, Detail: s.detail})
 		if err != nil {
 			if isCancel(err) {
@@ -624,8 +629,8 @@ func (o *SweepOutput) describe(p *PointResult) string {
 		if !g.Has(a) || a == AxisFPGAs || a == AxisPEs {
 			continue
 		}
-		v := map[string]string{AxisBoard: p.Point.Board, AxisKernel: p.Point.Kernel, AxisDataset: p.Point.Dataset, AxisPartitioner: p.Point.Partitioner,
-			AxisArch: p.Point.Arch, AxisMem: p.Point.Mem, AxisPE: p.Point.PE, AxisPacking: strconv.FormatBool(p.Point.Packing), AxisFilter: strconv.FormatBool(p.Point.Filter)}[a]
+		v := map[string]string{AxisBoard: p.Point.Board, AxisKernel: p.Point.Kernel, AxisDataset: p.Point.Dataset, AxisPartitioner: string(p.Point.Partitioner),
+			AxisArch: string(p.Point.Arch), AxisMem: string(p.Point.Mem), AxisPE: string(p.Point.PE), AxisPacking: strconv.FormatBool(p.Point.Packing), AxisFilter: strconv.FormatBool(p.Point.Filter)}[a]
 		axes = append(axes, a+"="+v)
 	}
 	s := fmt.Sprintf("#%d %dx%d", p.Index, p.Point.FPGAs, p.Point.PEs)

@@ -60,6 +60,16 @@ func ParsePartitioner(s string) (Partitioner, error) {
 	return "", fmt.Errorf("unknown partitioner %q (want robin, greedy, greedy-sorted or metis)", s)
 }
 
+// UnmarshalText reads a notebook, JSON or flag value with
+// ParsePartitioner.
+func (p *Partitioner) UnmarshalText(b []byte) error {
+	v, err := ParsePartitioner(string(b))
+	if err == nil {
+		*p = v
+	}
+	return err
+}
+
 // MaxPEs is the largest number of PEs in a system (FPGAs*PEs): a global PE
 // index is stored in 16 bits, which is also plenty for the id field of the
 // on-chip network.

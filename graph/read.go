@@ -182,6 +182,24 @@ func ParseFormat(s string) (Format, error) {
 	return FormatAuto, fmt.Errorf("unknown format %q; valid formats are %s", s, formatList)
 }
 
+// UnmarshalText reads a notebook, JSON or flag value with ParseFormat.
+func (f *Format) UnmarshalText(b []byte) error {
+	v, err := ParseFormat(string(b))
+	if err == nil {
+		*f = v
+	}
+	return err
+}
+
+// MarshalText writes the format as files and flags spell it: "auto" for
+// FormatAuto.
+func (f Format) MarshalText() ([]byte, error) {
+	if f == FormatAuto {
+		return []byte("auto"), nil
+	}
+	return []byte(f), nil
+}
+
 // parseError is a problem at one line of one file. Line 0 means the problem
 // concerns the file as a whole.
 type parseError struct {

@@ -79,41 +79,17 @@ func parseMETISHeader(line []byte) (metisHeader, string) {
 // the first listing's weight is kept. An edge listed from one end only is
 // still an edge. With opt.Directed every listed neighbour is an arc.
 func readMETIS(lr *lineReader, opt ReadOptions) (*Graph, error) {
-	var line []byte
-	for {
-		var ok bool
-		if line, ok = lr.next(); !ok {
-			if err := lr.readErr(); err != nil {
-				return nil, err
-			}
-			return nil, lr.errorAt(0, "no METIS header \"n m [fmt [ncon]]\": the file has no content")
-		}
-		if c := firstNonSpace(line); c != 0 && c != '%' {
-			break
-		}
+	h, err := readMETISHeader(lr)
+	if err != nil {
+		return nil, err
 	}
 	headerLine := lr.n
-	h, msg := parseMETISHeader(line)
-	if msg != "" {
-		return nil, lr.errorf("%s", msg)
-	}
-	if h.n > maxHeaderVertices {
-		return nil, lr.errorf("%d vertices exceed the 32-bit id range (at most %d)", h.n, uint64(maxHeaderVertices))
-	}
 	n := int(h.n)
-	b := NewBuilder(n, opt.Directed, opt.Weighted)
-	b.Grow(int(min(h.m, growCap)))
-	ws := newWeightReader(opt)
-
-	// For undirected reading, the sorted neighbour lists read so far, to
-	// recognise mirrors.
-	var lists []uint32
-	var starts []int
+	r := &metisReader{h: h, opt: opt, b: NewBuilder(n, opt.Directed, opt.Weighted), ws: newWeightReader(opt)}
+	r.b.Grow(int(min(h.m, growCap)))
 	if !opt.Directed {
-		starts = make([]int, 1, min(n, growCap)+1)
+		r.starts = make([]int, 1, min(n, growCap)+1)
 	}
-
-	entries := uint64(0)
 	u := uint64(0) // vertex lines read
 	for {
 		line, ok := lr.next()
@@ -131,62 +107,8 @@ func readMETIS(lr *lineReader, opt ReadOptions) (*Graph, error) {
 			return nil, lr.errorf("more vertex lines than the %d declared on line %d", h.n, headerLine)
 		}
 		u++
-		i := 0
-		var f []byte
-		for k := 0; k < h.fieldsFixed; k++ {
-			if f, i = nextField(line, i); len(f) == 0 {
-				return nil, lr.errorf("vertex %d: the line has %d fields, fmt needs %d (size and vertex weights) before the neighbours", u, k, h.fieldsFixed)
-			}
-			if _, ok := parseDecimal(f); !ok {
-				return nil, lr.errorf("vertex %d: size or vertex weight %s is not a non-negative integer", u, quoteField(f))
-			}
-		}
-		first := len(lists)
-		for {
-			if f, i = nextField(line, i); len(f) == 0 {
-				break
-			}
-			v, ok := parseDecimal(f)
-			if !ok {
-				return nil, lr.errorf("neighbour %s is not a positive integer", quoteField(f))
-			}
-			if v < 1 || v > h.n {
-				return nil, lr.errorf("neighbour %d out of range 1..%d", v, h.n)
-			}
-			var w uint32
-			if h.ewgts {
-				if f, i = nextField(line, i); len(f) == 0 {
-					return nil, lr.errorf("neighbour %d has no edge weight (fmt %s declares edge weights)", v, fmtDigits(h))
-				}
-				x, err := ws.parseInt(lr, f)
-				if err != nil {
-					return nil, err
-				}
-				w = x
-			}
-			entries++
-			if opt.Directed {
-				if opt.Weighted && !h.ewgts {
-					w = ws.missing()
-				}
-				b.AddEdge(uint32(u-1), uint32(v-1), w)
-				continue
-			}
-			lists = append(lists, uint32(v))
-			if v < u {
-				s := lists[starts[v-1]:starts[v]]
-				if _, found := slices.BinarySearch(s, uint32(u)); found {
-					continue // the mirror of an edge on line v
-				}
-			}
-			if opt.Weighted && !h.ewgts {
-				w = ws.missing()
-			}
-			b.AddEdge(uint32(u-1), uint32(v-1), w)
-		}
-		if !opt.Directed {
-			slices.Sort(lists[first:])
-			starts = append(starts, len(lists))
+		if err := r.vertexLine(lr, line, u); err != nil {
+			return nil, err
 		}
 	}
 	if err := lr.readErr(); err != nil {
@@ -195,15 +117,115 @@ func readMETIS(lr *lineReader, opt ReadOptions) (*Graph, error) {
 	if u < h.n {
 		return nil, lr.errorAt(lr.n, "file ends after %d of the %d vertex lines declared on line %d (truncated?)", u, h.n, headerLine)
 	}
-	if entries != h.m && (h.m > math.MaxUint64/2 || entries != 2*h.m) {
-		return nil, lr.errorAt(headerLine, "the header declares %d edges, but the adjacency lines list %d neighbours (expected %d, each edge on the lines of both ends)", h.m, entries, 2*h.m)
+	if r.entries != h.m && (h.m > math.MaxUint64/2 || r.entries != 2*h.m) {
+		return nil, lr.errorAt(headerLine, "the header declares %d edges, but the adjacency lines list %d neighbours (expected %d, each edge on the lines of both ends)", h.m, r.entries, 2*h.m)
 	}
-	g, err := b.Build(lr.name)
+	g, err := r.b.Build(lr.name)
 	if err != nil {
 		return nil, err
 	}
 	g.Labels = oneBasedLabels(n)
-	return ws.finish(g, opt), nil
+	return r.ws.finish(g, opt), nil
+}
+
+// readMETISHeader reads the header, the first line that is neither a
+// comment nor blank.
+func readMETISHeader(lr *lineReader) (metisHeader, error) {
+	var line []byte
+	for {
+		var ok bool
+		if line, ok = lr.next(); !ok {
+			if err := lr.readErr(); err != nil {
+				return metisHeader{}, err
+			}
+			return metisHeader{}, lr.errorAt(0, "no METIS header \"n m [fmt [ncon]]\": the file has no content")
+		}
+		if c := firstNonSpace(line); c != 0 && c != '%' {
+			break
+		}
+	}
+	h, msg := parseMETISHeader(line)
+	if msg != "" {
+		return h, lr.errorf("%s", msg)
+	}
+	if h.n > maxHeaderVertices {
+		return h, lr.errorf("%d vertices exceed the 32-bit id range (at most %d)", h.n, uint64(maxHeaderVertices))
+	}
+	return h, nil
+}
+
+// metisReader is the state of reading a METIS file's vertex lines.
+type metisReader struct {
+	h   metisHeader
+	opt ReadOptions
+	b   *Builder
+	ws  *weightReader
+	// For undirected reading, the sorted neighbour lists read so far
+	// (vertex v's at lists[starts[v-1]:starts[v]]), to recognise mirrors.
+	lists  []uint32
+	starts []int
+	// entries counts the neighbours listed.
+	entries uint64
+}
+
+// vertexLine reads the line of vertex u (1-based): its fixed fields, then
+// its neighbours (with their weights), adding the edges that are not
+// mirrors of ones already read.
+func (r *metisReader) vertexLine(lr *lineReader, line []byte, u uint64) error {
+	h, opt := r.h, r.opt
+	i := 0
+	var f []byte
+	for k := 0; k < h.fieldsFixed; k++ {
+		if f, i = nextField(line, i); len(f) == 0 {
+			return lr.errorf("vertex %d: the line has %d fields, fmt needs %d (size and vertex weights) before the neighbours", u, k, h.fieldsFixed)
+		}
+		if _, ok := parseDecimal(f); !ok {
+			return lr.errorf("vertex %d: size or vertex weight %s is not a non-negative integer", u, quoteField(f))
+		}
+	}
+	first := len(r.lists)
+	for {
+		if f, i = nextField(line, i); len(f) == 0 {
+			break
+		}
+		v, ok := parseDecimal(f)
+		if !ok {
+			return lr.errorf("neighbour %s is not a positive integer", quoteField(f))
+		}
+		if v < 1 || v > h.n {
+			return lr.errorf("neighbour %d out of range 1..%d", v, h.n)
+		}
+		var w uint32
+		if h.ewgts {
+			if f, i = nextField(line, i); len(f) == 0 {
+				return lr.errorf("neighbour %d has no edge weight (fmt %s declares edge weights)", v, fmtDigits(h))
+			}
+			x, err := r.ws.parseInt(lr, f)
+			if err != nil {
+				return err
+			}
+			w = x
+		}
+		r.entries++
+		if !opt.Directed {
+			r.lists = append(r.lists, uint32(v))
+			if v < u {
+				s := r.lists[r.starts[v-1]:r.starts[v]]
+				if _, found := slices.BinarySearch(s, uint32(u)); found {
+					continue // the mirror of an edge on line v
+				}
+			}
+		}
+		if opt.Weighted && !h.ewgts {
+			w = r.ws.missing()
+		}
+		r.b.AddEdge(uint32(u-1), uint32(v-1), w)
+	}
+	if !opt.Directed {
+		slices.Sort(r.lists[first:])
+		r.starts = append(r.starts, len(r.lists))
+	}
+	return nil
 }
 
 // fmtDigits spells the header's fmt for messages.

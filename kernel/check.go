@@ -118,7 +118,7 @@ func (s *Spec) checkV(overrides map[string]string, vid int, lookup func(uint64) 
 			if set {
 				return nil, fmt.Errorf("kernel %s: parameter %s: %v", s.Name, p.Name, err)
 			}
-			errs = append(errs, &Error{Pos: p.Pos, Msg: fmt.Sprintf("parameter %s: default %v", p.Name, err)})
+			errs = append(errs, errorAt(p.Pos, fmt.Sprintf("parameter %s: default %v", p.Name, err)))
 			continue
 		}
 		var t Type
@@ -180,7 +180,7 @@ type checker struct {
 }
 
 func (k *checker) errorf(p Pos, format string, args ...any) {
-	k.errs = append(k.errs, &Error{Pos: p, Msg: fmt.Sprintf(format, args...)})
+	k.errs = append(k.errs, errorAt(p, fmt.Sprintf(format, args...)))
 }
 
 func checkProgram(s *Spec, c *Checked, p *Program, nv uint64) (*CheckedProgram, ErrorList) {
@@ -425,7 +425,10 @@ func BitsFor(v uint64) int {
 	return w
 }
 
-// expr types an expression and folds constants.
+// expr types an expression and folds constants. Constants, names and
+// calls have checkers of their own; an operator's operands are typed first,
+// then one checker per class of operator (negation, the two nots, shifts,
+// the logical operators, ?: and the binary operators) types the result.
 func (k *checker) expr(n *Node) *Node {
 	if n == nil {
 		return nil
@@ -438,126 +441,195 @@ func (k *checker) expr(n *Node) *Node {
 	case OpCall:
 		return k.call(n)
 	}
+	args, ok := k.operands(n)
+	if !ok {
+		return nil
+	}
+	out := &Node{Op: n.Op, Args: args, Pos: n.Pos}
+	switch n.Op {
+	case OpNeg:
+		ok = k.neg(out)
+	case OpNot:
+		ok = k.not(out)
+	case OpBitNot:
+		ok = k.bitNot(out)
+	case OpShl, OpShr:
+		ok = k.shift(out)
+	case OpLAnd, OpLOr:
+		ok = k.logical(out)
+	case OpCond:
+		ok = k.cond(out)
+	default:
+		return k.binary(out)
+	}
+	if !ok {
+		return nil
+	}
+	return foldNode(out)
+}
+
+// operands types the operands of operator node n. Only ?: may mix a
+// constant and none in an operand (c ? 0 : none takes its type from where
+// it is used); every other operator needs it typed.
+func (k *checker) operands(n *Node) ([]*Node, bool) {
 	args := make([]*Node, len(n.Args))
 	for i, a := range n.Args {
 		if args[i] = k.expr(a); args[i] == nil {
-			return nil
+			return nil, false
 		}
 	}
-	out := &Node{Op: n.Op, Args: args, Pos: n.Pos}
 	if n.Op != OpCond {
 		for _, a := range args {
 			if a.Type.untyped == 3 {
 				k.errorf(a.Pos, "this conditional mixes a constant and none: give it a type with a cast")
-				return nil
+				return nil, false
 			}
 		}
 	}
-	switch n.Op {
-	case OpNeg:
-		x := args[0]
-		if x.Type.untyped == 2 {
-			k.errorf(n.Pos, "cannot negate none")
+	return args, true
+}
+
+// typed gives an untyped constant the width it needs, where an operator
+// takes any integer (a truth value, a shift amount).
+func (k *checker) typed(a *Node) *Node {
+	if a.Type.untyped != 0 {
+		return k.convert(a, Uint(BitsFor(a.Const)))
+	}
+	return a
+}
+
+// neg types -x: of x's type, not a vertex id; a constant cannot be
+// negated (the integers are unsigned), nor can none.
+func (k *checker) neg(out *Node) bool {
+	x := out.Args[0]
+	if x.Type.untyped == 2 {
+		k.errorf(out.Pos, "cannot negate none")
+		return false
+	}
+	if x.Type.untyped == 1 {
+		k.errorf(out.Pos, "negative constant -%d: the language has unsigned integers; write a float (-%d.0) or use a typed operand", x.Const, x.Const)
+		return false
+	}
+	out.Type = x.Type
+	out.Type.VID = false
+	return true
+}
+
+// not types !x, a truth value of an integer.
+func (k *checker) not(out *Node) bool {
+	if out.Args[0].Type.Float {
+		k.errorf(out.Pos, "! needs an integer, not f32")
+		return false
+	}
+	out.Args[0] = k.typed(out.Args[0])
+	out.Type = boolType
+	return true
+}
+
+// bitNot types ~x: x must be a typed integer, since the width decides
+// which bits are flipped.
+func (k *checker) bitNot(out *Node) bool {
+	x := out.Args[0]
+	if x.Type.Float || x.Type.untyped != 0 {
+		k.errorf(out.Pos, "~ needs a typed integer operand (cast the constant, e.g. ~u8(0))")
+		return false
+	}
+	out.Type = x.Type
+	out.Type.VID = false
+	return true
+}
+
+// shift types x << y and x >> y: of x's type, which must be given (it
+// decides the bits shifted out); y may be a constant.
+func (k *checker) shift(out *Node) bool {
+	x, y := out.Args[0], out.Args[1]
+	if x.Type.Float || y.Type.Float {
+		k.errorf(out.Pos, "%s needs integers", out.Op)
+		return false
+	}
+	if x.Type.untyped != 0 {
+		k.errorf(out.Pos, "the left operand of %s must be typed (cast it, e.g. u32(1) << n)", out.Op)
+		return false
+	}
+	out.Args[1] = k.typed(y)
+	out.Type = x.Type
+	out.Type.VID = false
+	return true
+}
+
+// logical types && and ||: truth values of integers.
+func (k *checker) logical(out *Node) bool {
+	for i, a := range out.Args {
+		if a.Type.Float {
+			k.errorf(a.Pos, "%s needs integer truth values, not f32", out.Op)
+			return false
+		}
+		out.Args[i] = k.typed(a)
+	}
+	out.Type = boolType
+	return true
+}
+
+// cond types c ? a : b: c an integer truth value, the arms unified.
+func (k *checker) cond(out *Node) bool {
+	c := out.Args[0]
+	if c.Type.Float {
+		k.errorf(c.Pos, "the condition of ?: must be an integer truth value, not f32")
+		return false
+	}
+	out.Args[0] = k.typed(c)
+	t, ok := k.unify(out, out.Args[1:])
+	if !ok {
+		return false
+	}
+	out.Type = t
+	return true
+}
+
+// binary types the binary arithmetic, bitwise and comparison operators:
+// the operands unified, a comparison a truth value, & and | a vertex id
+// when both operands are. Two constants fold to a constant.
+func (k *checker) binary(out *Node) *Node {
+	t, ok := k.unify(out, out.Args)
+	if !ok {
+		return nil
+	}
+	op := out.Op
+	if t.Float {
+		switch op {
+		case OpRem, OpAnd, OpOr, OpXor:
+			k.errorf(out.Pos, "%s is not defined on f32", op)
 			return nil
 		}
-		if x.Type.untyped == 1 {
-			k.errorf(n.Pos, "negative constant -%d: the language has unsigned integers; write a float (-%d.0) or use a typed operand", x.Const, x.Const)
-			return nil
-		}
-		out.Type = x.Type
-		out.Type.VID = false
-	case OpNot:
-		if args[0].Type.Float {
-			k.errorf(n.Pos, "! needs an integer, not f32")
-			return nil
-		}
-		if args[0].Type.untyped != 0 {
-			args[0] = k.convert(args[0], Uint(BitsFor(args[0].Const)))
-		}
+	}
+	if op.Comparison() {
 		out.Type = boolType
-	case OpBitNot:
-		x := args[0]
-		if x.Type.Float || x.Type.untyped != 0 {
-			k.errorf(n.Pos, "~ needs a typed integer operand (cast the constant, e.g. ~u8(0))")
-			return nil
-		}
-		out.Type = x.Type
-		out.Type.VID = false
-	case OpShl, OpShr:
-		x, y := args[0], args[1]
-		if x.Type.Float || y.Type.Float {
-			k.errorf(n.Pos, "%s needs integers", n.Op)
-			return nil
-		}
-		if x.Type.untyped != 0 {
-			k.errorf(n.Pos, "the left operand of %s must be typed (cast it, e.g. u32(1) << n)", n.Op)
-			return nil
-		}
-		if y.Type.untyped != 0 {
-			args[1] = k.convert(y, Uint(BitsFor(y.Const)))
-		}
-		out.Type = x.Type
-		out.Type.VID = false
-	case OpLAnd, OpLOr:
-		for i, a := range args {
-			if a.Type.Float {
-				k.errorf(a.Pos, "%s needs integer truth values, not f32", n.Op)
-				return nil
-			}
-			if a.Type.untyped != 0 {
-				args[i] = k.convert(a, Uint(BitsFor(a.Const)))
-			}
-		}
-		out.Type = boolType
-	case OpCond:
-		c := args[0]
-		if c.Type.Float {
-			k.errorf(c.Pos, "the condition of ?: must be an integer truth value, not f32")
-			return nil
-		}
-		if c.Type.untyped != 0 {
-			args[0] = k.convert(c, Uint(BitsFor(c.Const)))
-		}
-		t, ok := k.unify(n, args[1:])
-		if !ok {
-			return nil
-		}
+	} else {
 		out.Type = t
-	default: // binary arithmetic, bitwise and comparisons
-		t, ok := k.unify(n, args)
-		if !ok {
-			return nil
+		if op != OpAnd && op != OpOr {
+			out.Type.VID = false
 		}
-		if t.Float {
-			switch n.Op {
-			case OpRem, OpAnd, OpOr, OpXor:
-				k.errorf(n.Pos, "%s is not defined on f32", n.Op)
-				return nil
-			}
-		}
-		if n.Op.Comparison() {
-			out.Type = boolType
-		} else {
-			out.Type = t
-			if n.Op != OpAnd && n.Op != OpOr {
-				out.Type.VID = false
-			}
-		}
-		if t.untyped != 0 && !n.Op.Comparison() {
-			// Both untyped: fold in 64 bits and stay untyped.
-			if t.untyped == 2 {
-				k.errorf(n.Pos, "none needs a typed operand")
-				return nil
-			}
-			tmp := &Node{Op: n.Op, Type: Uint(64), Args: []*Node{k.convert(args[0], Uint(64)), k.convert(args[1], Uint(64))}}
-			return &Node{Op: OpConst, Type: untypedInt, Const: fold(tmp), Pos: n.Pos}
-		}
-		if t.untyped != 0 {
-			tmp := &Node{Op: n.Op, Type: boolType, Args: []*Node{k.convert(args[0], Uint(64)), k.convert(args[1], Uint(64))}}
-			return &Node{Op: OpConst, Type: boolType, Const: fold(tmp), Pos: n.Pos}
-		}
+	}
+	if t.untyped != 0 {
+		return k.foldUntyped(out, t)
 	}
 	return foldNode(out)
+}
+
+// foldUntyped folds a binary operator on two untyped operands in 64 bits:
+// arithmetic stays an untyped constant, a comparison is a truth value.
+func (k *checker) foldUntyped(out *Node, t Type) *Node {
+	a, b := out.Args[0], out.Args[1]
+	if out.Op.Comparison() {
+		tmp := &Node{Op: out.Op, Type: boolType, Args: []*Node{k.convert(a, Uint(64)), k.convert(b, Uint(64))}}
+		return &Node{Op: OpConst, Type: boolType, Const: fold(tmp), Pos: out.Pos}
+	}
+	if t.untyped == 2 {
+		k.errorf(out.Pos, "none needs a typed operand")
+		return nil
+	}
+	tmp := &Node{Op: out.Op, Type: Uint(64), Args: []*Node{k.convert(a, Uint(64)), k.convert(b, Uint(64))}}
+	return &Node{Op: OpConst, Type: untypedInt, Const: fold(tmp), Pos: out.Pos}
 }
 
 // unify gives the operands of an arithmetic node one type, converting

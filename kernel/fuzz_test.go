@@ -89,7 +89,7 @@ func FuzzExpression(f *testing.F) {
 				t.Fatalf("error %T is not a list: %v", err, err)
 			}
 			for _, e := range l {
-				if e.Pos.File != "fuzz.toml" || e.Pos.Line < 1 || e.Msg == "" {
+				if e.File != "fuzz.toml" || e.Line < 1 || e.Msg == "" {
 					t.Fatalf("unlocated error %+v", e)
 				}
 			}

@@ -57,7 +57,7 @@ func checkGlobals(s *Spec, c *Checked) *Error {
 		uw += t.Width
 	}
 	if gw > uw {
-		return &Error{Pos: s.Global[0].Pos, Msg: fmt.Sprintf("layout.global: the globals take %d bits, but they travel in the barrier marker's update payload of %d bits; the update must be at least as wide", gw, uw)}
+		return errorAt(s.Global[0].Pos, fmt.Sprintf("layout.global: the globals take %d bits, but they travel in the barrier marker's update payload of %d bits; the update must be at least as wide", gw, uw))
 	}
 	return nil
 }

@@ -3,6 +3,8 @@ package kernel
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gravf-tui/gravf-tui/internal/tomldoc"
 )
 
 // Pos is a position in a kernel file, 1-based. It is printed as
@@ -19,27 +21,19 @@ func (p Pos) String() string {
 	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
 }
 
-// Error is a problem in a kernel spec, located at a position.
-type Error struct {
-	Pos Pos
-	Msg string
-}
-
-func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
+// Error is a problem in a kernel spec, located at a position of its file:
+// the errors of the TOML layer (board files and notebooks have the same),
+// "file:line:col: key: message", or of a program, "file:line:col:
+// message".
+type Error = tomldoc.Error
 
 // ErrorList collects the errors of one spec so that a user sees all of them
 // at once, in file order.
-type ErrorList []*Error
+type ErrorList = tomldoc.ErrorList
 
-func (l ErrorList) Error() string {
-	var b strings.Builder
-	for i, e := range l {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(e.Error())
-	}
-	return b.String()
+// errorAt returns an error at a position.
+func errorAt(p Pos, msg string) *Error {
+	return &Error{File: p.File, Line: p.Line, Col: p.Col, Msg: msg}
 }
 
 type tokKind int
@@ -92,7 +86,7 @@ func lex(text string, src source) []token {
 	line, col := 0, 0
 	i := 0
 	pos := func() Pos { return src.at(line, col) }
-	for i < len(text) {
+	for i < len(text) && len(toks) <= MaxProgramTokens {
 		c := text[i]
 		switch {
 		case c == '\n':

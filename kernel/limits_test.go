@@ -1,9 +1,10 @@
 package kernel
 
 import (
-	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/gravf-tui/gravf-tui/internal/testenv"
 )
 
 // hostileSpec puts an expression into the apply program of a valid spec.
@@ -23,10 +24,13 @@ func TestHostileExpressions(t *testing.T) {
 	tests := []struct {
 		name, expr, want string
 	}{
-		{"unary minus", strings.Repeat("-", mb-2000) + "1", "nested more than 256 levels deep"},
+		{"unary minus", strings.Repeat("-", mb-2000) + "1", "the program has more than 80000 tokens"},
+		{"deep unary minus", strings.Repeat("-", 1000) + "1", "nested more than 256 levels deep"},
 		{"unary not", strings.Repeat("!", 300) + "1", "nested more than 256 levels deep"},
-		{"parentheses", strings.Repeat("(", mb/2-2000) + "1" + strings.Repeat(")", mb/2-2000), "nested more than 256 levels deep"},
-		{"left-deep chain", "1" + strings.Repeat("+1", mb/2-2000), "nested more than 256 levels deep"},
+		{"parentheses", strings.Repeat("(", mb/2-2000) + "1" + strings.Repeat(")", mb/2-2000), "more than 80000 tokens"},
+		{"deep parentheses", strings.Repeat("(", 1000) + "1" + strings.Repeat(")", 1000), "nested more than 256 levels deep"},
+		{"left-deep chain", "1" + strings.Repeat("+1", mb/2-2000), "more than 80000 tokens"},
+		{"long left-deep chain", "1" + strings.Repeat("+1", 1000), "nested more than 256 levels deep"},
 		{"right-deep chain", strings.Repeat("1 ? 1 : ", 1000) + "1", "nested more than 256 levels deep"},
 		{"calls", strings.Repeat("min(1, ", 1000) + "1" + strings.Repeat(")", 1000), "nested more than 256 levels deep"},
 		{"wide tree", wide(14), "more than 10000 operators and operands"},
@@ -34,15 +38,12 @@ func TestHostileExpressions(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			src := hostileSpec(tc.expr)
-			var before, after runtime.MemStats
-			runtime.GC()
-			runtime.ReadMemStats(&before)
-			_, err := Parse("k.toml", []byte(src))
-			runtime.ReadMemStats(&after)
+			var err error
+			perByte := testenv.AllocatedPerByte(len(src), func() { _, err = Parse("k.toml", []byte(src)) })
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "k.toml:17:") {
 				t.Fatalf("error %.200v, want k.toml:17:...: %s", err, tc.want)
 			}
-			if perByte := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(src)); perByte > 500 {
+			if perByte > 500 {
 				t.Errorf("%.0f bytes allocated per input byte", perByte)
 			}
 		})

@@ -17,6 +17,9 @@ const (
 	MaxExprDepth = 256
 	// MaxProgramNodes bounds the operators and operands of one program.
 	MaxProgramNodes = 10000
+	// MaxProgramTokens bounds what the lexer reads of one program, so that
+	// a program far over the other limits costs no more than one at them.
+	MaxProgramTokens = 8 * MaxProgramNodes
 )
 
 type parser struct {
@@ -35,6 +38,10 @@ type parser struct {
 func parseProgram(name, text string, src source) (*Program, ErrorList) {
 	p := &parser{toks: lex(text, src)}
 	prog := &Program{Name: name, Pos: src.at(0, 0), Text: text}
+	if len(p.toks) > MaxProgramTokens {
+		p.errorf(p.toks[MaxProgramTokens].pos, "the program has more than %d tokens", MaxProgramTokens)
+		return prog, p.errs
+	}
 	for p.peek().kind != tEOF {
 		if p.peek().kind == tNewline {
 			p.i++
@@ -70,7 +77,7 @@ func (p *parser) next() token {
 }
 
 func (p *parser) errorf(pos Pos, format string, args ...any) {
-	p.errs = append(p.errs, &Error{Pos: pos, Msg: sprintf(format, args...)})
+	p.errs = append(p.errs, errorAt(pos, sprintf(format, args...)))
 }
 
 // enter counts one level of recursion and says whether the parser may

@@ -136,7 +136,7 @@ func relabel(err error, file string) error {
 	var l ErrorList
 	if errors.As(err, &l) {
 		for _, e := range l {
-			e.Pos.File = file
+			e.File = file
 		}
 		return l
 	}
@@ -197,7 +197,7 @@ func (sp *specParser) pos(n *tomldoc.Node) Pos {
 }
 
 func (sp *specParser) add(p Pos, format string, args ...any) {
-	sp.errs = append(sp.errs, &Error{Pos: p, Msg: sprintf(format, args...)})
+	sp.errs = append(sp.errs, errorAt(p, sprintf(format, args...)))
 }
 
 func (sp *specParser) spec() *Spec {
@@ -402,22 +402,7 @@ func validKernelName(s string) bool {
 // generated modules and files: '-' becomes '_'.
 func (s *Spec) Ident() string { return strings.ReplaceAll(s.Name, "-", "_") }
 
-// fromTOML turns the errors of the TOML layer into the kernel's, so that
-// every error of a spec has one form: file:line:col: message.
-func fromTOML(err error) error {
-	l, ok := err.(tomldoc.ErrorList)
-	if !ok {
-		return err
-	}
-	out := make(ErrorList, len(l))
-	for i, e := range l {
-		msg := e.Msg
-		if e.Key != "" {
-			msg = e.Key + ": " + msg
-		}
-		out[i] = &Error{Pos: Pos{File: e.File, Line: e.Line, Col: e.Col}, Msg: msg}
-	}
-	return out
-}
+// fromTOML returns the errors of the TOML layer, which are the kernel's.
+func fromTOML(err error) error { return err }
 
 func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }

@@ -39,6 +39,15 @@ func ParseDetail(s string) (Detail, error) {
 	return "", fmt.Errorf("unknown detail %q (valid: fast, cycle)", s)
 }
 
+// UnmarshalText reads a notebook, JSON or flag value with ParseDetail.
+func (d *Detail) UnmarshalText(b []byte) error {
+	v, err := ParseDetail(string(b))
+	if err == nil {
+		*d = v
+	}
+	return err
+}
+
 // Memory kinds, as the hardware contract names them.
 const (
 	MemOffChip = arch.OffChip

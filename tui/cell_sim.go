@@ -29,7 +29,7 @@ func (c *simulateCell) cellKeys() []key.Binding { return nil }
 
 func (c *simulateCell) fields() []field {
 	return []field{
-		choiceField("detail", "detail", simDetails, func(in explorer.Input) *string { return &simIn(in).Detail }),
+		enumField("detail", "detail", simDetails, func(in explorer.Input) *sim.Detail { return &simIn(in).Detail }),
 		numField("seed", "seed", "", func(in explorer.Input) *uint64 { return &simIn(in).Seed }),
 		numField("max_cycles", "max cycles", "no limit", func(in explorer.Input) *int64 { return &simIn(in).MaxCycles }),
 		{key: "trace", label: "trace file", kind: fText, placeholder: "none (no trace recorded)",

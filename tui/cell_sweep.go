@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/gravf-tui/gravf-tui/explorer"
+	"github.com/gravf-tui/gravf-tui/sim"
 )
 
 // sweepCell evaluates a grid of design points on demand and shows a heat
@@ -32,7 +33,7 @@ func (c *sweepCell) fields() []field {
 	return []field{
 		g,
 		boolField("simulate", "simulate each point", func(in explorer.Input) *bool { return &swp(in).Simulate }),
-		choiceField("detail", "detail", simDetails, func(in explorer.Input) *string { return &swp(in).Detail }),
+		enumField("detail", "detail", simDetails, func(in explorer.Input) *sim.Detail { return &swp(in).Detail }),
 		choiceField("cost", "Pareto cost", []string{explorer.CostFPGAs, explorer.CostPEs, explorer.CostPrice}, func(in explorer.Input) *string { return &swp(in).Cost }),
 		numField("workers", "workers", "one per core", func(in explorer.Input) *int { return &swp(in).Workers }),
 		{key: "shard", label: "shard i/n", kind: fText, placeholder: "whole grid",
@@ -81,8 +82,8 @@ func describePoint(o *explorer.SweepOutput, p *explorer.PointResult) string {
 	s := fmt.Sprintf("#%d %d×%d", p.Index, p.Point.FPGAs, p.Point.PEs)
 	g, _ := explorer.ParseGrid(o.Grid)
 	for _, a := range []struct{ axis, v string }{{explorer.AxisBoard, p.Point.Board}, {explorer.AxisKernel, p.Point.Kernel},
-		{explorer.AxisDataset, p.Point.Dataset}, {explorer.AxisPartitioner, p.Point.Partitioner}, {explorer.AxisArch, p.Point.Arch},
-		{explorer.AxisMem, p.Point.Mem}, {explorer.AxisPacking, strconv.FormatBool(p.Point.Packing)}, {explorer.AxisFilter, strconv.FormatBool(p.Point.Filter)}} {
+		{explorer.AxisDataset, p.Point.Dataset}, {explorer.AxisPartitioner, string(p.Point.Partitioner)}, {explorer.AxisArch, string(p.Point.Arch)},
+		{explorer.AxisMem, string(p.Point.Mem)}, {explorer.AxisPacking, strconv.FormatBool(p.Point.Packing)}, {explorer.AxisFilter, strconv.FormatBool(p.Point.Filter)}} {
 		if g.Has(a.axis) {
 			s += " " + a.axis + "=" + a.v
 		}

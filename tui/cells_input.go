@@ -72,9 +72,9 @@ func (c *platformCell) fields() []field {
 		choiceField("board", "board", boards.Names(), func(in explorer.Input) *string { return &plat(in).Board }),
 		numField("fpgas", "fpgas (nF)", "auto", func(in explorer.Input) *int { return &plat(in).FPGAs }),
 		numField("pes", "pes (nP per FPGA)", "auto", func(in explorer.Input) *int { return &plat(in).PEs }),
-		choiceField("arch", "arch", []string{string(model.GraVFM), string(model.GraVF)}, func(in explorer.Input) *string { return &plat(in).Arch }),
-		choiceField("mem", "mem (edges)", []string{string(model.OffChip), string(model.BRAM)}, func(in explorer.Input) *string { return &plat(in).Mem }),
-		choiceField("pe", "PE", []string{string(model.PEGenerated), string(model.PEPaper)}, func(in explorer.Input) *string { return &plat(in).PE }),
+		enumField("arch", "arch", []string{string(model.GraVFM), string(model.GraVF)}, func(in explorer.Input) *model.Arch { return &plat(in).Arch }),
+		enumField("mem", "mem (edges)", []string{string(model.OffChip), string(model.BRAM)}, func(in explorer.Input) *model.MemKind { return &plat(in).Mem }),
+		enumField("pe", "PE", []string{string(model.PEGenerated), string(model.PEPaper)}, func(in explorer.Input) *model.PEDesign { return &plat(in).PE }),
 		boolField("packing", "packing", func(in explorer.Input) *bool { return &plat(in).Packing }),
 		boolField("filter", "filter", func(in explorer.Input) *bool { return &plat(in).Filter }),
 		numField("cpe", "cpe", "board figure", func(in explorer.Input) *float64 { return &plat(in).CPE }),
@@ -289,7 +289,7 @@ func (c *datasetCell) fields() []field {
 	g.hint = "uniform:v=,d=,seed= · rmat:scale=,ef= · layered · line · grid · or a file"
 	return []field{
 		g,
-		choiceField("format", "format", formats, func(in explorer.Input) *string { return &dset(in).Format }),
+		enumField("format", "format", formats, func(in explorer.Input) *graph.Format { return &dset(in).Format }),
 		boolField("directed", "directed", func(in explorer.Input) *bool { return &dset(in).Directed }),
 		numField("random_weights", "random weights up to", "none", func(in explorer.Input) *uint32 { return &dset(in).RandomWeights }),
 		numField("weight_seed", "weight seed", "", func(in explorer.Input) *uint64 { return &dset(in).WeightSeed }),
@@ -361,7 +361,7 @@ func (c *partitionCell) fields() []field {
 		ps = append(ps, string(p))
 	}
 	return []field{
-		choiceField("partitioner", "partitioner", ps, func(in explorer.Input) *string { return &part(in).Partitioner }),
+		enumField("partitioner", "partitioner", ps, func(in explorer.Input) *graph.Partitioner { return &part(in).Partitioner }),
 		numField("ufactor", "METIS ufactor", "default", func(in explorer.Input) *int { return &part(in).UFactor }),
 		numField("seed", "METIS seed", "", func(in explorer.Input) *uint64 { return &part(in).Seed }),
 	}

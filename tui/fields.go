@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"encoding"
 	"fmt"
 	"strconv"
 	"strings"
@@ -21,6 +22,30 @@ func choiceField(key, label string, choices []string, p func(explorer.Input) *st
 	f := strField(key, label, p)
 	f.kind, f.choices = fChoice, choices
 	return f
+}
+
+// enum is a typed choice (an architecture, a graph format) that reads
+// itself from text, as the notebook's decoder reads it.
+type enum[T ~string] interface {
+	*T
+	encoding.TextUnmarshaler
+}
+
+// enumField edits a typed choice through its own parser, so that what the
+// form stores is what a notebook file would decode to ("auto" is
+// graph.FormatAuto).
+func enumField[T ~string, P enum[T]](key, label string, choices []string, p func(explorer.Input) P) field {
+	return field{key: key, label: label, kind: fChoice, choices: choices,
+		get: func(in explorer.Input) string {
+			v := p(in)
+			if m, ok := any(*v).(encoding.TextMarshaler); ok {
+				if b, err := m.MarshalText(); err == nil {
+					return string(b)
+				}
+			}
+			return string(*v)
+		},
+		set: func(in explorer.Input, s string) error { return p(in).UnmarshalText([]byte(s)) }}
 }
 
 func boolField(key, label string, p func(explorer.Input) *bool) field {

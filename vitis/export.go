@@ -167,7 +167,7 @@ func (p *project) plan() error {
 		p.m.Vitis.LinkBits, p.m.Vitis.Credits = streamBits(iw), credits
 	}
 	for f := 0; f < o.FPGAs; f++ {
-		plan, err := planFPGA(p.sys, k, f, o.PEs, dw, p.edgeGroups(), p.pl)
+		plan, err := planFPGA(p.sys, f, o.PEs, dw, p.edgeGroups())
 		if err != nil {
 			return err
 		}

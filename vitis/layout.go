@@ -10,7 +10,6 @@ import (
 
 	"github.com/gravf-tui/gravf-tui/arch"
 	"github.com/gravf-tui/gravf-tui/gen"
-	"github.com/gravf-tui/gravf-tui/kernel"
 )
 
 // A table is one of a PE's on-chip memories as the kernel's table port
@@ -92,7 +91,7 @@ func tableWidths(w arch.Words, offChip bool) [4]int {
 
 // planFPGA lays out the host buffers of FPGA f and the segments the
 // loader and writer walk. DW is the AXI data width.
-func planFPGA(sys *gen.System, k *kernel.Kernel, f, pes, dw int, ports []portGroup, pl Platform) (*fpgaPlan, error) {
+func planFPGA(sys *gen.System, f, pes, dw int, ports []portGroup) (*fpgaPlan, error) {
 	off := sys.OffChip()
 	widths := tableWidths(sys.Words, off)
 	for t, wd := range widths {
@@ -115,9 +114,10 @@ func planFPGA(sys *gen.System, k *kernel.Kernel, f, pes, dw int, ports []portGro
 			p.Load = append(p.Load, img.segment(l, t, 0, widths[t], vals))
 		}
 		p.Load = append(p.Load, state.segment(l, tState, 1, widths[tState], hexValues(im.State)))
+		// The expected final states, packed as the PE stores them.
 		var fin []*big.Int
 		for _, v := range sys.Part.Members[g] {
-			fin = append(fin, hexValue(packState(sys.Expected.State(v), k)))
+			fin = append(fin, hexValue(sys.Words.State.Hex(sys.Expected.State(v)...)))
 		}
 		p.Store = append(p.Store, expected.segment(l, tState, 1, widths[tState], fin))
 	}
@@ -235,17 +235,6 @@ func hexValue(h string) *big.Int {
 		panic("vitis: bad hex word " + h) // written by gen, always hex
 	}
 	return v
-}
-
-// packState packs a vertex state as the PE stores it (first field in the
-// most significant bits), in hex.
-func packState(vals []uint64, k *kernel.Kernel) string {
-	v := new(big.Int)
-	for i, t := range k.Checked.VertexT {
-		v.Lsh(v, uint(t.Width))
-		v.Or(v, new(big.Int).SetUint64(vals[i]&t.Mask()))
-	}
-	return v.Text(16)
 }
 
 // packer builds a buffer beat by beat.

@@ -112,9 +112,8 @@ gravf_axi_check #(.DW(%[6]d), .IDW(%[7]d), .NAME("%[1]s")) %[1]s_check (
 // axiConn connects a kernel's master port to the wires of that name.
 func axiConn(kport, wires string) string {
 	var c []string
-	for _, s := range []string{"awvalid", "awready", "awaddr", "awlen", "awsize", "awburst", "awid", "wvalid", "wready", "wdata", "wstrb", "wlast",
-		"bvalid", "bready", "bresp", "bid", "arvalid", "arready", "araddr", "arlen", "arsize", "arburst", "arid", "rvalid", "rready", "rdata", "rresp", "rlast", "rid"} {
-		c = append(c, fmt.Sprintf(".%s_%s(%s_%s)", kport, s, wires, s))
+	for _, s := range axiSignals {
+		c = append(c, fmt.Sprintf(".%s_%s(%s_%s)", kport, s.sig, wires, s.sig))
 	}
 	return "    " + strings.Join(c, ", ")
 }
@@ -143,29 +142,19 @@ wire [3:0]  f%[1]d_wstrb;
 wire [1:0]  f%[1]d_bresp, f%[1]d_rresp;
 gravf_axil_master host%[1]d (
     .clk(clk),
-    .awvalid(f%[1]d_awvalid), .awready(f%[1]d_awready), .awaddr(f%[1]d_awaddr), .wvalid(f%[1]d_wvalid), .wready(f%[1]d_wready),
-    .wdata(f%[1]d_wdata), .wstrb(f%[1]d_wstrb), .bvalid(f%[1]d_bvalid), .bready(f%[1]d_bready), .bresp(f%[1]d_bresp),
-    .arvalid(f%[1]d_arvalid), .arready(f%[1]d_arready), .araddr(f%[1]d_araddr), .rvalid(f%[1]d_rvalid), .rready(f%[1]d_rready),
-    .rdata(f%[1]d_rdata), .rresp(f%[1]d_rresp)
+%[2]s
 );
 gravf_axil_check #(.NAME("fpga%[1]d s_axi_control")) f%[1]d_control_check (
     .clk(clk), .rst(rst),
-    .awvalid(f%[1]d_awvalid), .awready(f%[1]d_awready), .awaddr(f%[1]d_awaddr), .wvalid(f%[1]d_wvalid), .wready(f%[1]d_wready),
-    .wdata(f%[1]d_wdata), .wstrb(f%[1]d_wstrb), .bvalid(f%[1]d_bvalid), .bready(f%[1]d_bready), .bresp(f%[1]d_bresp),
-    .arvalid(f%[1]d_arvalid), .arready(f%[1]d_arready), .araddr(f%[1]d_araddr), .rvalid(f%[1]d_rvalid), .rready(f%[1]d_rready),
-    .rdata(f%[1]d_rdata), .rresp(f%[1]d_rresp)
+%[2]s
 );
-`, f)
+`, f, axilConn("", fmt.Sprintf("f%d_", f), 5))
 	for j := 0; j < t.Links; j++ {
 		fmt.Fprintf(b, "wire [%[3]d:0] f%[1]d_tx%[2]d_tdata, f%[1]d_rx%[2]d_tdata;\nwire        f%[1]d_tx%[2]d_tvalid, f%[1]d_tx%[2]d_tready, f%[1]d_rx%[2]d_tvalid, f%[1]d_rx%[2]d_tready;\n", f, j, t.TW-1)
 	}
 	conns := []string{
 		fmt.Sprintf("    .ap_clk(clk), .ap_rst_n(rst_n), .interrupt(f%d_irq)", f),
-		fmt.Sprintf(`    .s_axi_control_awvalid(f%[1]d_awvalid), .s_axi_control_awready(f%[1]d_awready), .s_axi_control_awaddr(f%[1]d_awaddr),
-    .s_axi_control_wvalid(f%[1]d_wvalid), .s_axi_control_wready(f%[1]d_wready), .s_axi_control_wdata(f%[1]d_wdata), .s_axi_control_wstrb(f%[1]d_wstrb),
-    .s_axi_control_bvalid(f%[1]d_bvalid), .s_axi_control_bready(f%[1]d_bready), .s_axi_control_bresp(f%[1]d_bresp),
-    .s_axi_control_arvalid(f%[1]d_arvalid), .s_axi_control_arready(f%[1]d_arready), .s_axi_control_araddr(f%[1]d_araddr),
-    .s_axi_control_rvalid(f%[1]d_rvalid), .s_axi_control_rready(f%[1]d_rready), .s_axi_control_rdata(f%[1]d_rdata), .s_axi_control_rresp(f%[1]d_rresp)`, f),
+		axilConn("s_axi_control_", fmt.Sprintf("f%d_", f), 3),
 		axiConn("m_axi_image", fmt.Sprintf("f%d_image", f)),
 	}
 	for i := range t.Plan.Edges {
@@ -241,27 +230,16 @@ wire [3:0]   %[1]s_wstrb;
 wire [1:0]   %[1]s_bresp, %[1]s_rresp;
 gravf_axil_master %[1]s_host (
     .clk(clk),
-    .awvalid(%[1]s_awvalid), .awready(%[1]s_awready), .awaddr(%[1]s_awaddr), .wvalid(%[1]s_wvalid), .wready(%[1]s_wready),
-    .wdata(%[1]s_wdata), .wstrb(%[1]s_wstrb), .bvalid(%[1]s_bvalid), .bready(%[1]s_bready), .bresp(%[1]s_bresp),
-    .arvalid(%[1]s_arvalid), .arready(%[1]s_arready), .araddr(%[1]s_araddr), .rvalid(%[1]s_rvalid), .rready(%[1]s_rready),
-    .rdata(%[1]s_rdata), .rresp(%[1]s_rresp)
+%[6]s
 );
 gravf_axil_check #(.NAME("fpga%[2]d link%[3]d s_axi_control")) %[1]s_control_check (
     .clk(clk), .rst(rst),
-    .awvalid(%[1]s_awvalid), .awready(%[1]s_awready), .awaddr(%[1]s_awaddr), .wvalid(%[1]s_wvalid), .wready(%[1]s_wready),
-    .wdata(%[1]s_wdata), .wstrb(%[1]s_wstrb), .bvalid(%[1]s_bvalid), .bready(%[1]s_bready), .bresp(%[1]s_bresp),
-    .arvalid(%[1]s_arvalid), .arready(%[1]s_arready), .araddr(%[1]s_araddr), .rvalid(%[1]s_rvalid), .rready(%[1]s_rready),
-    .rdata(%[1]s_rdata), .rresp(%[1]s_rresp)
+%[6]s
 );
 // The link kernel's core; its Aurora core's resets are short here.
 gravf_aurora_core #(.TW(%[4]d), .RX_ABITS(%[5]d), .PMA_CYCLES(16), .RESET_CYCLES(32)) fpga%[2]d_link%[3]d (
     .ap_clk(clk), .ap_rst_n(rst_n), .init_clk(init_clk),
-    .s_axi_control_awvalid(%[1]s_awvalid), .s_axi_control_awready(%[1]s_awready), .s_axi_control_awaddr(%[1]s_awaddr),
-    .s_axi_control_wvalid(%[1]s_wvalid), .s_axi_control_wready(%[1]s_wready), .s_axi_control_wdata(%[1]s_wdata),
-    .s_axi_control_wstrb(%[1]s_wstrb), .s_axi_control_bvalid(%[1]s_bvalid), .s_axi_control_bready(%[1]s_bready),
-    .s_axi_control_bresp(%[1]s_bresp), .s_axi_control_arvalid(%[1]s_arvalid), .s_axi_control_arready(%[1]s_arready),
-    .s_axi_control_araddr(%[1]s_araddr), .s_axi_control_rvalid(%[1]s_rvalid), .s_axi_control_rready(%[1]s_rready),
-    .s_axi_control_rdata(%[1]s_rdata), .s_axi_control_rresp(%[1]s_rresp),
+%[7]s,
     .tx_axis_tdata(f%[2]d_tx%[3]d_tdata), .tx_axis_tvalid(f%[2]d_tx%[3]d_tvalid), .tx_axis_tready(f%[2]d_tx%[3]d_tready),
     .rx_axis_tdata(f%[2]d_rx%[3]d_tdata), .rx_axis_tvalid(f%[2]d_rx%[3]d_tvalid), .rx_axis_tready(f%[2]d_rx%[3]d_tready),
     .user_clk(%[1]s_user_clk), .s_axi_tx_tdata(%[1]s_tx_tdata), .s_axi_tx_tvalid(%[1]s_tx_tvalid), .s_axi_tx_tready(%[1]s_tx_tready),
@@ -274,7 +252,7 @@ gravf_axis_check #(.TW(%[4]d), .NAME("fpga%[2]d tx%[3]d")) f%[2]d_tx%[3]d_check 
     .clk(clk), .rst(rst), .tvalid(f%[2]d_tx%[3]d_tvalid), .tready(f%[2]d_tx%[3]d_tready), .tdata(f%[2]d_tx%[3]d_tdata));
 gravf_axis_check #(.TW(%[4]d), .NAME("fpga%[2]d rx%[3]d")) f%[2]d_rx%[3]d_check (
     .clk(clk), .rst(rst), .tvalid(f%[2]d_rx%[3]d_tvalid), .tready(f%[2]d_rx%[3]d_tready), .tdata(f%[2]d_rx%[3]d_tdata));
-`, x, f, j, tw, rxABits(p.tops[0].Credits))
+`, x, f, j, tw, rxABits(p.tops[0].Credits), axilConn("", x+"_", 5), axilConn("s_axi_control_", x+"_", 3))
 }
 
 // tbChecks writes the state comparison: close_enough over the kernel's

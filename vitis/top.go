@@ -84,6 +84,71 @@ func (t *kernelTop) header(b *strings.Builder) {
 		map[bool]string{true: ";\n//      edge lists are read from the edge buffers over the m_axi_edges ports", false: ""}[t.Sys.OffChip()], p.DW)
 }
 
+// axilSignals are the signals of an AXI4-Lite slave with 12-bit
+// addresses and 32-bit data (Vitis' s_axi_control), as its port list
+// declares them.
+var axilSignals = []axiSignal{
+	{"input ", "", "awvalid"}, {"output", "", "awready"}, {"input ", "[11:0]", "awaddr"},
+	{"input ", "", "wvalid"}, {"output", "", "wready"}, {"input ", "[31:0]", "wdata"}, {"input ", "[3:0]", "wstrb"},
+	{"output", "", "bvalid"}, {"input ", "", "bready"}, {"output", "[1:0]", "bresp"},
+	{"input ", "", "arvalid"}, {"output", "", "arready"}, {"input ", "[11:0]", "araddr"},
+	{"output", "", "rvalid"}, {"input ", "", "rready"}, {"output", "[31:0]", "rdata"}, {"output", "[1:0]", "rresp"},
+}
+
+// axilPorts writes the ports of the s_axi_control slave, the widths in a
+// column of col characters (to align with the module's other ports).
+func axilPorts(b *strings.Builder, col int) {
+	for _, s := range axilSignals {
+		fmt.Fprintf(b, "    %s wire %-*s s_axi_control_%s,\n", s.dir, col, s.width, s.sig)
+	}
+}
+
+// axilConn connects the s_axi_control signals of an instance's port
+// (named prefix+signal) to wires (named wires+signal), perLine to a line,
+// each line indented and all but the last ending in a comma.
+func axilConn(prefix, wires string, perLine int) string {
+	var lines, line []string
+	for i, s := range axilSignals {
+		line = append(line, fmt.Sprintf(".%s%s(%s%s)", prefix, s.sig, wires, s.sig))
+		if len(line) == perLine || i == len(axilSignals)-1 {
+			lines = append(lines, "    "+strings.Join(line, ", "))
+			line = nil
+		}
+	}
+	return strings.Join(lines, ",\n")
+}
+
+// axiSignal is one signal of an AXI4 master's port list: its direction,
+// its width (a range, or "data", "strb" or "id" for the ranges of the
+// port's data and id widths; "" for one bit) and its name.
+type axiSignal struct{ dir, width, sig string }
+
+// axiSignals are the signals of an AXI4 master with 64-bit addresses, in
+// the order its port list declares them.
+var axiSignals = []axiSignal{
+	{"output", "", "awvalid"}, {"input ", "", "awready"}, {"output", "[63:0]", "awaddr"}, {"output", "[7:0]", "awlen"},
+	{"output", "[2:0]", "awsize"}, {"output", "[1:0]", "awburst"}, {"output", "id", "awid"},
+	{"output", "", "wvalid"}, {"input ", "", "wready"}, {"output", "data", "wdata"}, {"output", "strb", "wstrb"}, {"output", "", "wlast"},
+	{"input ", "", "bvalid"}, {"output", "", "bready"}, {"input ", "[1:0]", "bresp"}, {"input ", "id", "bid"},
+	{"output", "", "arvalid"}, {"input ", "", "arready"}, {"output", "[63:0]", "araddr"}, {"output", "[7:0]", "arlen"},
+	{"output", "[2:0]", "arsize"}, {"output", "[1:0]", "arburst"}, {"output", "id", "arid"},
+	{"input ", "", "rvalid"}, {"output", "", "rready"}, {"input ", "data", "rdata"},
+	{"input ", "[1:0]", "rresp"}, {"input ", "", "rlast"}, {"input ", "id", "rid"},
+}
+
+// bus is the signal's range for a port of dw data and idw id bits.
+func (s axiSignal) bus(dw, idw int) string {
+	switch s.width {
+	case "data":
+		return fmt.Sprintf("[%d:0]", dw-1)
+	case "strb":
+		return fmt.Sprintf("[%d:0]", dw/8-1)
+	case "id":
+		return fmt.Sprintf("[%d:0]", idw-1)
+	}
+	return s.width
+}
+
 // axiPorts writes the ports of one AXI4 master.
 func axiPorts(b *strings.Builder, name string, dw, idw int, readOnly bool) {
 	fmt.Fprintf(b, "    // %s: AXI4 master, %d-bit data, 64-bit addresses", name, dw)
@@ -91,22 +156,12 @@ func axiPorts(b *strings.Builder, name string, dw, idw int, readOnly bool) {
 		b.WriteString(" (reads only: the write channels are idle)")
 	}
 	b.WriteString(".\n")
-	for _, s := range []struct{ dir, width, sig string }{
-		{"output", "", "awvalid"}, {"input ", "", "awready"}, {"output", "[63:0]", "awaddr"}, {"output", "[7:0]", "awlen"},
-		{"output", "[2:0]", "awsize"}, {"output", "[1:0]", "awburst"}, {"output", fmt.Sprintf("[%d:0]", idw-1), "awid"},
-		{"output", "", "wvalid"}, {"input ", "", "wready"}, {"output", fmt.Sprintf("[%d:0]", dw-1), "wdata"},
-		{"output", fmt.Sprintf("[%d:0]", dw/8-1), "wstrb"}, {"output", "", "wlast"},
-		{"input ", "", "bvalid"}, {"output", "", "bready"}, {"input ", "[1:0]", "bresp"}, {"input ", fmt.Sprintf("[%d:0]", idw-1), "bid"},
-		{"output", "", "arvalid"}, {"input ", "", "arready"}, {"output", "[63:0]", "araddr"}, {"output", "[7:0]", "arlen"},
-		{"output", "[2:0]", "arsize"}, {"output", "[1:0]", "arburst"}, {"output", fmt.Sprintf("[%d:0]", idw-1), "arid"},
-		{"input ", "", "rvalid"}, {"output", "", "rready"}, {"input ", fmt.Sprintf("[%d:0]", dw-1), "rdata"},
-		{"input ", "[1:0]", "rresp"}, {"input ", "", "rlast"}, {"input ", fmt.Sprintf("[%d:0]", idw-1), "rid"},
-	} {
+	for _, s := range axiSignals {
 		unused := (s.sig == "bid" && !readOnly) || (readOnly && (s.sig == "awready" || s.sig == "wready" || s.sig == "bvalid" || s.sig == "bresp" || s.sig == "bid"))
 		if unused {
 			b.WriteString("    /* verilator lint_off UNUSEDSIGNAL */ // the master issues no writes, or every write has one id\n")
 		}
-		fmt.Fprintf(b, "    %s wire %-7s %s_%s,\n", s.dir, s.width, name, s.sig)
+		fmt.Fprintf(b, "    %s wire %-7s %s_%s,\n", s.dir, s.bus(dw, idw), name, s.sig)
 		if unused {
 			b.WriteString("    /* verilator lint_on UNUSEDSIGNAL */\n")
 		}
@@ -122,24 +177,8 @@ module %s (
     output wire         interrupt,
     /* verilator lint_on SYMRSVDWORD */
     // s_axi_control: AXI4-Lite slave, the register map (README).
-    input  wire         s_axi_control_awvalid,
-    output wire         s_axi_control_awready,
-    input  wire [11:0]  s_axi_control_awaddr,
-    input  wire         s_axi_control_wvalid,
-    output wire         s_axi_control_wready,
-    input  wire [31:0]  s_axi_control_wdata,
-    input  wire [3:0]   s_axi_control_wstrb,
-    output wire         s_axi_control_bvalid,
-    input  wire         s_axi_control_bready,
-    output wire [1:0]   s_axi_control_bresp,
-    input  wire         s_axi_control_arvalid,
-    output wire         s_axi_control_arready,
-    input  wire [11:0]  s_axi_control_araddr,
-    output wire         s_axi_control_rvalid,
-    input  wire         s_axi_control_rready,
-    output wire [31:0]  s_axi_control_rdata,
-    output wire [1:0]   s_axi_control_rresp,
 `, t.Name)
+	axilPorts(b, 7)
 	axiPorts(b, "m_axi_image", t.Plan.DW, 1, false)
 	for i, e := range t.Plan.Edges {
 		axiPorts(b, fmt.Sprintf("m_axi_edges%d", i), t.Plan.DW, idBits(e.Lanes), true)

@@ -205,6 +205,8 @@ func newBoardDetail(b *boards.Board) boardDetail {
 	return boardDetail{b, d}
 }
 
+// showBoard prints a board: its description, then its FPGA, memories,
+// network and PEs with what the model derives from them.
 func showBoard(w io.Writer, b *boards.Board) error {
 	d := newBoardDetail(b).Derived
 	fmt.Fprintf(w, "%s: %s\n", b.Name, b.Title)
@@ -213,110 +215,144 @@ func showBoard(w io.Writer, b *boards.Board) error {
 			fmt.Fprintf(w, "  %s\n", line)
 		}
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	row := func(k, format string, args ...any) {
-		fmt.Fprintf(tw, "  %s\t"+format+"\n", append([]any{k}, args...)...)
+	t := boardTable{tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)}
+	t.fpga(b, d)
+	t.memory(b)
+	t.network(b, d)
+	if err := t.tw.Flush(); err != nil {
+		return err
 	}
+	if err := showInterface(w, b, d); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nPE")
+	t = boardTable{tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)}
+	t.pe(b, d)
+	if err := t.tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nGiB = 2^30 bytes; Gbit = 10^9 bits.")
+	return nil
+}
+
+// boardTable writes the sections of showBoard as aligned rows.
+type boardTable struct{ tw *tabwriter.Writer }
+
+// row writes one row: a key, then its value.
+func (t boardTable) row(k, format string, args ...any) {
+	fmt.Fprintf(t.tw, "  %s\t"+format+"\n", append([]any{k}, args...)...)
+}
+
+// fpga writes the board's file, source and price, then its FPGA.
+func (t boardTable) fpga(b *boards.Board, d derivedFigures) {
 	price := "unknown"
 	if b.PriceUSD > 0 {
 		price = num(b.PriceUSD) + " USD per FPGA board (approximate)"
 	}
-	fmt.Fprintln(tw)
-	row("file", "%s", b.File)
-	row("source", "%s", b.Source)
-	row("price", "%s", price)
+	fmt.Fprintln(t.tw)
+	t.row("file", "%s", b.File)
+	t.row("source", "%s", b.Source)
+	t.row("price", "%s", price)
 
-	fmt.Fprintln(tw, "\nFPGA")
-	row("part", "%s (yosys -family %s)", b.FPGA.Part, b.FPGA.Family)
-	row("LUTs", "%d", b.FPGA.LUT)
-	row("flip-flops", "%d", b.FPGA.FF)
-	row("BRAM36", "%d (36 Kb each)", b.FPGA.BRAM36)
-	row("URAM", "%d (288 Kb each)", b.FPGA.URAM)
-	row("DSP", "%d", b.FPGA.DSP)
-	row("f_clk", "%s MHz", num(b.ClockMHz))
+	fmt.Fprintln(t.tw, "\nFPGA")
+	t.row("part", "%s (yosys -family %s)", b.FPGA.Part, b.FPGA.Family)
+	t.row("LUTs", "%d", b.FPGA.LUT)
+	t.row("flip-flops", "%d", b.FPGA.FF)
+	t.row("BRAM36", "%d (36 Kb each)", b.FPGA.BRAM36)
+	t.row("URAM", "%d (288 Kb each)", b.FPGA.URAM)
+	t.row("DSP", "%d", b.FPGA.DSP)
+	t.row("f_clk", "%s MHz", num(b.ClockMHz))
 	if b.ClockMaxMHz > 0 {
-		row("", "the platform's fastest design clock: %s MHz", num(b.ClockMaxMHz))
+		t.row("", "the platform's fastest design clock: %s MHz", num(b.ClockMaxMHz))
 	}
 	if b.PublishedClockMHz > 0 {
-		row("", "published designs closed at %s MHz: %s", num(b.PublishedClockMHz), b.PublishedClockSource)
+		t.row("", "published designs closed at %s MHz: %s", num(b.PublishedClockMHz), b.PublishedClockSource)
 	} else {
-		row("", "no published design of this kind known on this board")
+		t.row("", "no published design of this kind known on this board")
 	}
 	if b.Retired != "" {
-		row("retired", "%s", b.Retired)
+		t.row("retired", "%s", b.Retired)
 	}
-	row("M_board", "%d bits (%s MiB) of BRAM and URAM per FPGA for vertex state", d.VertexMemoryBits, fix2(float64(d.VertexMemoryBits)/8/(1<<20)))
-	row("max FPGAs", "%d", b.MaxFPGAs)
+	t.row("M_board", "%d bits (%s MiB) of BRAM and URAM per FPGA for vertex state", d.VertexMemoryBits, fix2(float64(d.VertexMemoryBits)/8/(1<<20)))
+	t.row("max FPGAs", "%d", b.MaxFPGAs)
+}
 
-	fmt.Fprintln(tw, "\nMEMORY (per FPGA; the first is the default edge memory)")
+// memory writes the memories of one FPGA.
+func (t boardTable) memory(b *boards.Board) {
+	fmt.Fprintln(t.tw, "\nMEMORY (per FPGA; the first is the default edge memory)")
 	for i := range b.Memory {
 		m := &b.Memory[i]
 		sus := "not measured"
 		if m.SustainedGiBs > 0 {
 			sus = num(m.SustainedGiBs) + " GiB/s"
 		}
-		row(m.Name, "%s, %s GiB, peak %s GiB/s, sustained %s", m.Kind, num(m.CapacityGiB), num(m.PeakGiBs), sus)
-		row("", "%d-bit words, %s ns latency, %d requests in flight per PE port, %d channels", m.WordBits, num(m.LatencyNs), m.RequestsInFlight, m.Channels)
-		row("", "BW_mem used by the model: %s Gbit/s", fix2(m.BitsPerSecond()/1e9))
+		t.row(m.Name, "%s, %s GiB, peak %s GiB/s, sustained %s", m.Kind, num(m.CapacityGiB), num(m.PeakGiBs), sus)
+		t.row("", "%d-bit words, %s ns latency, %d requests in flight per PE port, %d channels", m.WordBits, num(m.LatencyNs), m.RequestsInFlight, m.Channels)
+		t.row("", "BW_mem used by the model: %s Gbit/s", fix2(m.BitsPerSecond()/1e9))
 	}
+}
 
+// network writes the network between the FPGAs.
+func (t boardTable) network(b *boards.Board, d derivedFigures) {
 	n := &b.Network
-	fmt.Fprintln(tw, "\nNETWORK")
-	row("topology", "%s", n.Topology)
+	fmt.Fprintln(t.tw, "\nNETWORK")
+	t.row("topology", "%s", n.Topology)
 	if n.Topology == boards.TopologyHierarchical {
-		row("nodes", "%d FPGAs per node, %d nodes at most", n.FPGAsPerNode, b.Nodes(b.MaxFPGAs))
+		t.row("nodes", "%d FPGAs per node, %d nodes at most", n.FPGAsPerNode, b.Nodes(b.MaxFPGAs))
 	}
-	row("links", "%d per FPGA, %s Gbit/s per direction each, %d-bit words, %s ns one way", n.LinksPerFPGA, num(n.LinkGbits), n.LinkWordBits, num(n.LinkLatencyNs))
-	row("per pair", "%s GiB/s (%s Gbit/s): the most one FPGA sends to one other", fix2(d.PairGiBs), fix2(d.PairBitsPerSecond/1e9))
-	row("interface", "%s GiB/s per FPGA, send = receive (BW_if cap)", num(n.InterfaceGiBs))
+	t.row("links", "%d per FPGA, %s Gbit/s per direction each, %d-bit words, %s ns one way", n.LinksPerFPGA, num(n.LinkGbits), n.LinkWordBits, num(n.LinkLatencyNs))
+	t.row("per pair", "%s GiB/s (%s Gbit/s): the most one FPGA sends to one other", fix2(d.PairGiBs), fix2(d.PairBitsPerSecond/1e9))
+	t.row("interface", "%s GiB/s per FPGA, send = receive (BW_if cap)", num(n.InterfaceGiBs))
 	if d.NetworkBitsPerSecond > 0 {
-		row("BW_net", "%s GiB/s in total", num(n.TotalGiBs))
+		t.row("BW_net", "%s GiB/s in total", num(n.TotalGiBs))
 	} else {
-		row("BW_net", "unlimited (never binds)")
+		t.row("BW_net", "unlimited (never binds)")
 	}
 	if n.Topology == boards.TopologyHierarchical {
-		row("between nodes", "%s Gbit/s per node pair and direction, %s GiB/s per node", num(n.NodeLinkGbits), num(n.NodeInterfaceGiBs))
+		t.row("between nodes", "%s Gbit/s per node pair and direction, %s GiB/s per node", num(n.NodeLinkGbits), num(n.NodeInterfaceGiBs))
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if len(d.Interface) > 0 {
-		fmt.Fprintln(w, "\n  BW_if by number of FPGAs (GiB/s):")
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		hier := n.Topology == boards.TopologyHierarchical
-		if hier {
-			fmt.Fprintln(tw, "    nF\tnodes\tper FPGA in a node\tper node")
-		} else {
-			fmt.Fprintln(tw, "    nF\tBW_if\tbound by")
-		}
-		for _, r := range d.Interface {
-			if hier {
-				node := "-"
-				if r.Nodes > 1 {
-					node = fix2(r.NodeGiBs)
-				}
-				fmt.Fprintf(tw, "    %d\t%d\t%s\t%s\n", r.FPGAs, r.Nodes, fix2(r.GiBs), node)
-				continue
-			}
-			by := "interface"
-			if r.LinkLimited {
-				by = "links"
-			}
-			fmt.Fprintf(tw, "    %d\t%s\t%s\n", r.FPGAs, fix2(r.GiBs), by)
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-	}
+}
 
-	fmt.Fprintln(w, "\nPE")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+// showInterface writes the table of BW_if by number of FPGAs (per FPGA in
+// a node and per node for a hierarchical network).
+func showInterface(w io.Writer, b *boards.Board, d derivedFigures) error {
+	if len(d.Interface) == 0 {
+		return nil
+	}
+	fmt.Fprintln(w, "\n  BW_if by number of FPGAs (GiB/s):")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	hier := b.Network.Topology == boards.TopologyHierarchical
+	if hier {
+		fmt.Fprintln(tw, "    nF\tnodes\tper FPGA in a node\tper node")
+	} else {
+		fmt.Fprintln(tw, "    nF\tBW_if\tbound by")
+	}
+	for _, r := range d.Interface {
+		if hier {
+			node := "-"
+			if r.Nodes > 1 {
+				node = fix2(r.NodeGiBs)
+			}
+			fmt.Fprintf(tw, "    %d\t%d\t%s\t%s\n", r.FPGAs, r.Nodes, fix2(r.GiBs), node)
+			continue
+		}
+		by := "interface"
+		if r.LinkLimited {
+			by = "links"
+		}
+		fmt.Fprintf(tw, "    %d\t%s\t%s\n", r.FPGAs, fix2(r.GiBs), by)
+	}
+	return tw.Flush()
+}
+
+// pe writes how many PEs fit and what one costs.
+func (t boardTable) pe(b *boards.Board, d derivedFigures) {
 	how := "derived from the fabric and the per-PE cost"
 	if d.MaxPEsFixed {
 		how = "fixed by the board file"
 	}
-	row("PEs per FPGA", "%d (%s)", d.MaxPEsPerFPGA, how)
-	row("cost per PE", "%d LUTs, %d flip-flops, %d BRAM36, %d DSPs (estimate)", b.PE.LUT, b.PE.FF, b.PE.BRAM36, b.PE.DSP)
+	t.row("PEs per FPGA", "%d (%s)", d.MaxPEsPerFPGA, how)
+	t.row("cost per PE", "%d LUTs, %d flip-flops, %d BRAM36, %d DSPs (estimate)", b.PE.LUT, b.PE.FF, b.PE.BRAM36, b.PE.DSP)
 	var cpe []string
 	for _, k := range b.CPEKernels() {
 		c, _ := b.CPE(k)
@@ -325,12 +361,7 @@ func showBoard(w io.Writer, b *boards.Board) error {
 	if len(cpe) == 0 {
 		cpe = []string{"none measured on this board"}
 	}
-	row("CPE", "%s (cycles per edge)", strings.Join(cpe, ", "))
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintln(w, "\nGiB = 2^30 bytes; Gbit = 10^9 bits.")
-	return nil
+	t.row("CPE", "%s (cycles per edge)", strings.Join(cpe, ", "))
 }
 
 // num prints a figure as written in a board file: shortest form.

@@ -34,8 +34,8 @@ integers, or float32 values with --float-weights).`,
 			if err != nil {
 				return usageError{err}
 			}
-			inputs := map[string]string{"--graph": gf.spec}
-			if stem, ok := strings.CutSuffix(gf.spec, ".e"); ok {
+			inputs := map[string]string{"--graph": gf.d.Graph}
+			if stem, ok := strings.CutSuffix(gf.d.Graph, ".e"); ok {
 				inputs["the .v beside --graph"] = stem + ".v"
 			}
 			for _, o := range outputsOf(f, out) {

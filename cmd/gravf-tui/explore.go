@@ -5,21 +5,22 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/gravf-tui/gravf-tui/explorer"
+	"github.com/gravf-tui/gravf-tui/sim"
 	"github.com/gravf-tui/gravf-tui/teps"
 	"github.com/spf13/cobra"
 )
 
 func newExploreCmd() *cobra.Command {
-	var mf modelFlags
+	var pf pointFlags
+	var kf kernelFlags
 	var gf graphFlags
-	var kname, partition, grid, detail, cost, shard string
-	var params []string
+	var partf partitionFlags
+	var grid, cost, shard string
+	detail := sim.Fast
 	var simulate, asJSON bool
 	var workers int
-	var seed uint64
 	cmd := &cobra.Command{
 		Use:   "explore --board B --kernel K --graph G --sweep fpgas=1..8,pes=1..16 [--sim] [--json]",
 		Short: "Sweep a grid of design points with the model and, optionally, the simulator",
@@ -33,7 +34,8 @@ filter, fpgas, pes. Values are separated by '|', integer axes take ranges a..b:
   --sweep fpgas=1..4,arch=gravf-m|gravf
   --sweep dataset=uniform:v=4096,d=8|uniform:v=4096,d=32
 Axes left out take the value of the other flags; --fpgas 0 or --pes 0 let the
-optimiser choose per point.
+optimiser choose per point. The design flags and --set are those of
+"gravf-tui model"; --set overrides apply to every board of the sweep.
 
 --shard i/n evaluates points i, i+n, i+2n, ... only (0 <= i < n); "explore
 merge" joins the --json outputs of all shards into the unsharded result. Ready
@@ -42,25 +44,28 @@ runners for Slurm job arrays and Kubernetes Indexed Jobs are in deploy/.
 Interrupting a --sim sweep prints what was finished (complete: false).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if kname == "" {
-				return usagef("--kernel is required")
+			o, err := pf.options()
+			if err != nil {
+				return err
 			}
-			if gf.spec == "" {
-				return usagef("--graph is required")
+			k, err := kf.choice()
+			if err != nil {
+				return err
+			}
+			d, err := gf.dataset()
+			if err != nil {
+				return err
+			}
+			part, err := partf.partition()
+			if err != nil {
+				return err
 			}
 			if grid == "" {
 				return usagef("--sweep is required (for example --sweep fpgas=1..8,pes=1..16)")
 			}
-			pm, err := parseParams(params)
-			if err != nil {
-				return err
-			}
 			nb := explorer.New("explore")
-			cells := []explorer.Input{
-				&explorer.Platform{Board: mf.board, FPGAs: mf.fpgas, PEs: mf.pes, Arch: mf.arch, Mem: mf.mem, PE: mf.pe, Packing: mf.packing, Filter: mf.filter, CPE: mf.cpe},
-				&explorer.Kernel{Kernel: kname, Params: pm},
-				&explorer.Dataset{Graph: gf.spec, Format: gf.format, Directed: gf.directed, RandomWeights: gf.randomWeights, WeightSeed: gf.seed},
-				&explorer.Partition{Partitioner: partition, Seed: seed},
+			platform, kcell, dcell, pcell := explorer.Platform(o), explorer.Kernel(k), explorer.Dataset(d), explorer.Partition(part)
+			cells := []explorer.Input{&platform, &kcell, &dcell, &pcell,
 				&explorer.Sweep{Grid: grid, Simulate: simulate, Detail: detail, Cost: cost, Workers: workers, Shard: shard},
 			}
 			for _, in := range cells {
@@ -92,37 +97,19 @@ Interrupting a --sim sweep prints what was finished (complete: false).`,
 			return err
 		},
 	}
-	mf.register(cmd)
+	pf.register(cmd.Flags())
+	kf.register(cmd.Flags())
 	gf.register(cmd)
-	cmd.Flags().StringVar(&kname, "kernel", "", "kernel: a built-in name or a folder with kernel.toml")
-	cmd.Flags().StringArrayVar(&params, "param", nil, "kernel parameter name=value; repeatable")
-	cmd.Flags().StringVar(&partition, "partition", "greedy", "partitioner: robin, greedy, greedy-sorted or metis")
-	cmd.Flags().Uint64Var(&seed, "seed", 1, "seed (METIS partitioning)")
+	partf.register(cmd.Flags())
 	cmd.Flags().StringVar(&grid, "sweep", "", "the grid, e.g. fpgas=1..8,pes=1..16,arch=gravf-m|gravf")
 	cmd.Flags().BoolVar(&simulate, "sim", false, "simulate every point besides the model")
-	cmd.Flags().StringVar(&detail, "detail", "fast", "simulation detail: fast or cycle")
+	cmd.Flags().Var(typed(&detail), "detail", "simulation detail: fast or cycle")
 	cmd.Flags().StringVar(&cost, "cost", "fpgas", "cost axis of the Pareto front: fpgas, pes or price")
 	cmd.Flags().IntVar(&workers, "workers", 0, "parallel simulations (0: one per core)")
 	cmd.Flags().StringVar(&shard, "shard", "", "evaluate only shard i/n of the grid")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	cmd.AddCommand(newMergeCmd())
 	return cmd
-}
-
-// flagFor maps a cell key to the flag that set it.
-func flagFor(key string) string {
-	if strings.HasPrefix(key, "set.") {
-		return "--set"
-	}
-	switch key {
-	case "grid":
-		return "--sweep"
-	case "graph":
-		return "--graph"
-	case "":
-		return "explore"
-	}
-	return "--" + key
 }
 
 func newMergeCmd() *cobra.Command {

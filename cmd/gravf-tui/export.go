@@ -14,13 +14,14 @@ import (
 )
 
 func newExportCmd() *cobra.Command {
-	var mf modelFlags
+	var pf pointFlags
+	var kf kernelFlags
 	var gf graphFlags
-	var kname, out, partition, target string
-	var params []string
+	var out, target string
+	part := graph.Greedy
 	var force, estimateOnly, forceUnbuildable bool
 	cmd := &cobra.Command{
-		Use:   "export --board B --kernel K --graph G --fpgas N --pes N [--mem bram|offchip] [--target plain|vitis] --out DIR [--force]",
+		Use:   "export --board B --kernel K --graph G --fpgas N --pes N [--mem bram|offchip] [--set KEY=VALUE] [--target plain|vitis] --out DIR [--force]",
 		Short: "Write a synthesizable multi-FPGA Verilog project with its testbench",
 		Long: `export writes a complete project: the RTL of every FPGA, memory images, a
 system testbench that checks every final vertex state against the BSP
@@ -33,7 +34,8 @@ with --force; a file or any other folder is never replaced. With --mem bram (the
 default) the edge lists are in block RAM; with --mem offchip they are in the
 board's off-chip edge memory: every FPGA top gets one read port per PE, the
 project holds an image of each FPGA's memory, and the testbench models the
-memory's latency and bandwidth as the simulator does.
+memory's latency and bandwidth as the simulator does. The design flags and
+--set are those of "gravf-tui model".
 
 With --target vitis (Alveo boards: u250, u280, u55c) every FPGA becomes a
 Vitis RTL kernel instead: an AXI4-Lite control slave in the Vitis register
@@ -45,63 +47,45 @@ a testbench of the kernels with AXI memory models and protocol checkers
 (make sim, make sim-verilator, make xo, make xclbin, make host, make run).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := mf.config()
+			o, err := pf.options()
 			if err != nil {
 				return err
 			}
-			if pe, err := mf.peDesign(); err != nil {
+			if err := requireBuildable(o); err != nil {
 				return err
-			} else if pe != model.PEGenerated {
-				return usagef("--pe %s: the generator builds the generated PE", pe)
 			}
-			if cfg.Arch != model.GraVFM {
-				return usagef("--arch %s: the generator builds GraVF-M only so far", cfg.Arch)
-			}
-			if cfg.FPGAs < 1 || cfg.PEs < 1 {
-				return usagef("--fpgas and --pes are required")
+			if target != "plain" && target != "vitis" {
+				return usagef("--target %s: valid targets are plain and vitis", target)
 			}
 			if out == "" && !estimateOnly {
 				return usagef("--out is required")
 			}
-			part, err := graph.ParsePartitioner(partition)
-			if err != nil {
-				return usageError{err}
-			}
-			k, g, err := loadKernelGraph(kname, &gf, params)
+			p, err := resolvePoint(&pf, &kf, &gf, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
-			b, p, err := mf.platformFor(k, g, cmd.ErrOrStderr())
-			if err != nil {
-				return err
-			}
-			if b.MaxFPGAs > 0 && cfg.FPGAs > b.MaxFPGAs {
-				return usagef("--fpgas %d: %s has at most %d FPGAs", cfg.FPGAs, b.Name, b.MaxFPGAs)
-			}
+			cfg := p.Config()
 			if target == "vitis" {
-				if err := vitis.CheckTarget(b.Name, k.Spec.Ident(), cfg.FPGAs); err != nil {
+				if err := vitis.CheckTarget(p.Board.Name, p.Kernel.Spec.Ident(), cfg.FPGAs); err != nil {
 					return usageError{err}
 				}
 			}
 			if estimateOnly {
-				return estimate(cmd.Context(), cmd.OutOrStdout(), b, k, g, cfg.FPGAs, cfg.PEs, part, cfg.Filter, cfg.Mem)
+				return estimate(cmd.Context(), cmd.OutOrStdout(), p.Board, p.Kernel, p.Graph, cfg.FPGAs, cfg.PEs, part, cfg.Filter, cfg.Mem)
 			}
-			if err := checkBuildable(p, k, g, cfg, forceUnbuildable); err != nil {
+			if err := checkBuildable(p.Platform, p.Kernel, p.Graph, cfg, forceUnbuildable); err != nil {
 				return err
 			}
-			opts := gen.ExportOptions{Board: b, Kernel: k, Graph: g, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
+			opts := gen.ExportOptions{Board: p.Board, Kernel: p.Kernel, Graph: p.Graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
 				Partitioner: part, Filter: cfg.Filter, Mem: cfg.Mem, Dir: out, Force: force, Version: explorer.Version()}
 			var m *gen.Manifest
-			switch target {
-			case "plain":
-				m, err = gen.Export(cmd.Context(), opts)
-			case "vitis":
+			if target == "vitis" {
 				var vm *vitis.Manifest
 				if vm, err = vitis.Export(cmd.Context(), opts); err == nil {
 					m = &vm.Manifest
 				}
-			default:
-				return usagef("--target %s: valid targets are plain and vitis", target)
+			} else {
+				m, err = gen.Export(cmd.Context(), opts)
 			}
 			var oe *gen.OutputError
 			if errors.As(err, &oe) {
@@ -116,17 +100,17 @@ a testbench of the kernels with AXI memory models and protocol checkers
 			return nil
 		},
 	}
-	mf.register(cmd)
+	pf.register(cmd.Flags())
+	kf.register(cmd.Flags())
 	gf.register(cmd)
-	cmd.Flags().StringVar(&kname, "kernel", "", "kernel: a built-in name or a folder with kernel.toml")
-	cmd.Flags().StringArrayVar(&params, "param", nil, "kernel parameter name=value; repeatable")
-	cmd.Flags().StringVar(&partition, "partition", "greedy", "partitioner: robin, greedy, greedy-sorted or metis")
+	cmd.Flags().Var(typed(&part), "partition", "partitioner: robin, greedy, greedy-sorted or metis")
 	cmd.Flags().StringVar(&out, "out", "", "project folder to write")
 	cmd.Flags().StringVar(&target, "target", "plain", "project kind: plain (simulation and Vivado) or vitis (Alveo RTL kernels, XRT host)")
 	cmd.Flags().BoolVar(&force, "force", false, "replace a previous export (a folder holding its manifest.json)")
 	cmd.Flags().BoolVar(&forceUnbuildable, "force-unbuildable", false, "write a design the board cannot hold (for RTL simulation only)")
 	cmd.Flags().BoolVar(&estimateOnly, "estimate-only", false, "synthesise FPGA 0 with yosys, print the resources per PE and per FPGA, and cache the per-PE cost for the model")
-	cmd.Flags().Lookup("mem").DefValue = "bram"
-	_ = cmd.Flags().Set("mem", "bram")
+	// The generator's own default: edges in block RAM.
+	pf.opts.Mem = model.BRAM
+	cmd.Flags().Lookup("mem").DefValue = string(model.BRAM)
 	return cmd
 }

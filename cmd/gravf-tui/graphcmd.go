@@ -35,25 +35,24 @@ func newGraphCmd() *cobra.Command {
 	gf.register(stats)
 	stats.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 
-	var pf graphFlags
+	var pgf graphFlags
+	var partf partitionFlags
 	var fpgas, pes int
-	var method string
-	var ufactor int
 	var pJSON bool
 	part := &cobra.Command{
 		Use:   "partition --graph G --fpgas N --pes N [--partition robin|greedy|greedy-sorted|metis]",
 		Short: "Partition a graph over FPGAs and PEs and print the cut and balance",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			g, err := pf.load(false, false)
+			pm, err := partf.partition()
 			if err != nil {
 				return err
 			}
-			m, err := graph.ParsePartitioner(method)
+			g, err := pgf.load(false, false)
 			if err != nil {
-				return usageError{err}
+				return err
 			}
-			p, err := graph.NewPartition(cmd.Context(), g, graph.PartitionOptions{FPGAs: fpgas, PEs: pes, Method: m, UFactor: ufactor})
+			p, err := graph.NewPartition(cmd.Context(), g, graph.PartitionOptions{FPGAs: fpgas, PEs: pes, Method: pm.Partitioner, UFactor: pm.UFactor, Seed: pm.Seed})
 			var oe *graph.OptionError
 			if errors.As(err, &oe) {
 				return usageError{err}
@@ -68,11 +67,14 @@ func newGraphCmd() *cobra.Command {
 			return writeJSONText(cmd, g, p, cs)
 		},
 	}
-	pf.register(part)
+	pgf.register(part)
+	partf.register(part.Flags())
 	part.Flags().IntVar(&fpgas, "fpgas", 4, "number of FPGAs")
 	part.Flags().IntVar(&pes, "pes", 9, "PEs per FPGA")
-	part.Flags().StringVar(&method, "partition", "greedy", "partitioner: robin, greedy, greedy-sorted, metis")
-	part.Flags().IntVar(&ufactor, "ufactor", 1, "METIS imbalance factor (gpmetis -ufactor)")
+	part.Flags().Lookup("ufactor").DefValue = "1"
+	partf.p.UFactor = 1
+	part.Flags().Lookup("seed").DefValue = "0"
+	partf.p.Seed = 0
 	part.Flags().BoolVar(&pJSON, "json", false, "print JSON")
 	cmd.AddCommand(stats, part, newConvertCmd())
 	return cmd

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 
-	"github.com/gravf-tui/gravf-tui/boards"
 	"github.com/gravf-tui/gravf-tui/explorer"
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
@@ -15,79 +13,15 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// modelFlags are the design-point flags shared by model, sim and export.
-type modelFlags struct {
-	board, mem, arch, pe string
-	fpgas, pes           int
-	packing, filter      bool
-	cpe                  float64
-}
-
-func (f *modelFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&f.board, "board", "ac510", "board: a built-in name (see gravf-tui boards) or a board .toml file")
-	cmd.Flags().IntVar(&f.fpgas, "fpgas", 0, "number of FPGAs (0: let the optimiser choose)")
-	cmd.Flags().IntVar(&f.pes, "pes", 0, "PEs per FPGA (0: let the optimiser choose)")
-	cmd.Flags().StringVar(&f.arch, "arch", "gravf-m", "architecture: gravf-m or gravf (the unicast baseline)")
-	cmd.Flags().StringVar(&f.mem, "mem", "offchip", "edge storage: offchip or bram")
-	cmd.Flags().StringVar(&f.pe, "pe", "generated", "PE design: generated (what export builds: one edge per cycle) or paper (the published PE, the board's measured cycles per edge)")
-	cmd.Flags().BoolVar(&f.packing, "packing", false, "pack several updates into one link word")
-	cmd.Flags().BoolVar(&f.filter, "filter", true, "send updates only to FPGAs that hold neighbours (GraVF-M)")
-	cmd.Flags().Float64Var(&f.cpe, "cpe", 0, "PE cycles per edge (0: the board's measured figure for the kernel, else an estimate)")
-}
-
-// config turns the flags into a model configuration.
-func (f *modelFlags) config() (model.Config, error) {
-	arch, err := model.ParseArch(f.arch)
-	if err != nil {
-		return model.Config{}, usageError{err}
-	}
-	mem, err := model.ParseMemKind(f.mem)
-	if err != nil {
-		return model.Config{}, usageError{err}
-	}
-	if f.fpgas < 0 || f.pes < 0 {
-		return model.Config{}, usagef("--fpgas and --pes must not be negative")
-	}
-	return model.Config{FPGAs: f.fpgas, PEs: f.pes, Arch: arch, Mem: mem, Packing: f.packing, Filter: f.filter}, nil
-}
-
-// peDesign is the --pe flag.
-func (f *modelFlags) peDesign() (model.PEDesign, error) {
-	d, err := model.ParsePEDesign(f.pe)
-	if err != nil {
-		return "", usageError{err}
-	}
-	return d, nil
-}
-
-// platformFor loads the board and builds the model's platform with the
-// PE cost the notebooks use too (explorer.PECost: synthesised by export
-// --estimate-only when cached, else the kernel's estimate). What makes
-// the board's figures doubtful (boards.Warnings) goes to warn.
-func (f *modelFlags) platformFor(k *kernel.Kernel, g *graph.Graph, warn io.Writer) (*boards.Board, *model.Platform, error) {
-	b, err := boards.Load(f.board)
-	if err != nil {
-		return nil, nil, usageError{err}
-	}
-	for _, w := range b.Warnings() {
-		fmt.Fprintf(warn, "gravf-tui: warning: %s\n", w)
-	}
-	p, err := model.FromBoardKernel(b, "", explorer.PECost(b, k.Spec, g))
-	if err != nil {
-		return nil, nil, usageError{err}
-	}
-	return b, p, nil
-}
-
 func newModelCmd() *cobra.Command {
-	var mf modelFlags
+	var pf pointFlags
+	var kf kernelFlags
 	var gf graphFlags
-	var kname, partition string
-	var params []string
+	var partition string
 	var asJSON, noLatency bool
 	var tf tepsFlags
 	cmd := &cobra.Command{
-		Use:   "model --board B --kernel K --graph G [--fpgas N] [--pes N] [--arch gravf-m|gravf] [--json]",
+		Use:   "model --board B --kernel K --graph G [--fpgas N] [--pes N] [--arch gravf-m|gravf] [--set KEY=VALUE] [--json]",
 		Short: "Evaluate the analytical performance model and choose nF and nP",
 		Long: `model evaluates the four throughput limits of GraVF-M (or GraVF): the PEs,
 the off-chip memory, the network interface and the network; T_sys is their
@@ -100,22 +34,18 @@ highest prediction over every nF and nP that fit (the highest T_sys with
 --no-latency), fewer FPGAs and then fewer PEs winning ties. The curves over
 nF and nP are always printed with both, with recommendations in plain words.
 
+--set KEY=VALUE changes what a notebook's platform cell would: a key of the
+cell (fpgas, arch, ...) or a board figure (--set memory.peak_gib_s=10), so
+that every edit of the TUI's platform cell can be repeated here.
+
 ` + explorer.LatencyNote,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := mf.config()
-			if err != nil {
-				return err
-			}
 			def, err := tf.definition()
 			if err != nil {
 				return err
 			}
-			k, g, err := loadKernelGraph(kname, &gf, params)
-			if err != nil {
-				return err
-			}
-			_, p, err := mf.platformFor(k, g, cmd.ErrOrStderr())
+			p, err := resolvePoint(&pf, &kf, &gf, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
@@ -128,7 +58,7 @@ nF and nP are always printed with both, with recommendations in plain words.
 			var ps *model.Profiles
 			if !noLatency {
 				prog := newProgress(cmd.ErrOrStderr())
-				act, _, err := model.RecordActivity(ctx, k, g, kernel.RunOptions{Progress: func(s kernel.Superstep) {
+				act, _, err := model.RecordActivity(ctx, p.Kernel, p.Graph, kernel.RunOptions{Progress: func(s kernel.Superstep) {
 					prog.line(fmt.Sprintf("reference run for the latency-aware prediction: superstep %d", s.Index+1))
 				}})
 				prog.done()
@@ -139,19 +69,15 @@ nF and nP are always printed with both, with recommendations in plain words.
 				if err != nil {
 					return err
 				}
-				ps = model.NewProfiles(g, act, graph.PartitionOptions{Method: method, Seed: 1})
+				ps = model.NewProfiles(p.Graph, act, graph.PartitionOptions{Method: method, Seed: 1})
 			}
-			pe, err := mf.peDesign()
-			if err != nil {
-				return err
-			}
-			out, err := explorer.EvaluateModel(ctx, p, k, g, cfg, pe, mf.cpe, ps)
+			out, err := explorer.EvaluateModel(ctx, p.Platform, p.Kernel, p.Graph, p.Config(), p.Options.PE, p.Options.CPE, ps)
 			if err != nil {
 				return asUsage(err)
 			}
 			doc := modelDoc{ModelOutput: out, TEPSDefinition: teps.GraVF}
 			if def == teps.Graph500 {
-				if doc.Graph500, err = graph500Model(cmd.Context(), out, p, k, g, pe, mf.cpe, cfg, !noLatency, params, tf); err != nil {
+				if doc.Graph500, err = graph500Model(cmd.Context(), out, p.Platform, p.Kernel, p.Graph, p.Options.PE, p.Options.CPE, p.Config(), !noLatency, kf.params, tf); err != nil {
 					return err
 				}
 			}
@@ -165,10 +91,9 @@ nF and nP are always printed with both, with recommendations in plain words.
 			return nil
 		},
 	}
-	mf.register(cmd)
+	pf.register(cmd.Flags())
+	kf.register(cmd.Flags())
 	gf.register(cmd)
-	cmd.Flags().StringVar(&kname, "kernel", "", "kernel: a built-in name or a folder with kernel.toml")
-	cmd.Flags().StringArrayVar(&params, "param", nil, "kernel parameter name=value; repeatable")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	cmd.Flags().StringVar(&partition, "partition", "greedy", "partitioner the prediction uses: robin, greedy, greedy-sorted or metis")
 	cmd.Flags().BoolVar(&noLatency, "no-latency", false, "skip the reference run that feeds the prediction (the optimiser then chooses on T_sys)")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,118 +8,15 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/internal/outfile"
 	"github.com/gravf-tui/gravf-tui/kernel"
-	"github.com/gravf-tui/gravf-tui/samples"
 	"github.com/spf13/cobra"
 )
 
-// graphFlags are the flags every command that reads a graph shares.
-type graphFlags struct {
-	spec          string
-	format        string
-	directed      bool
-	randomWeights uint32
-	seed          uint64
-	cmd           *cobra.Command // whose context and stderr loading uses
-}
-
-func (f *graphFlags) register(cmd *cobra.Command) {
-	f.cmd = cmd
-	cmd.Flags().StringVar(&f.spec, "graph", "", "graph: a file, or a generator such as uniform:v=65536,d=32,seed=1, rmat:scale=16,ef=16, layered:w=64,d=256, line:n=1000, grid:rows=100,cols=100")
-	cmd.Flags().StringVar(&f.format, "format", "auto", "file format: auto, edgelist, mtx, metis, dimacs")
-	cmd.Flags().BoolVar(&f.directed, "directed", false, "keep arcs as given (default: symmetrise every edge)")
-	cmd.Flags().Uint32Var(&f.randomWeights, "random-weights", 0, "give unweighted edges seeded random weights in [1, N]")
-	cmd.Flags().Uint64Var(&f.seed, "weight-seed", 1, "seed of --random-weights")
-}
-
-// load reads or generates the graph, with weights when weighted (as
-// float32 when float), and prints what the reader changed (rounded
-// weights) to stderr.
-func (f *graphFlags) load(weighted, float bool) (*graph.Graph, error) {
-	if f.spec == "" {
-		return nil, usagef("--graph is required")
-	}
-	format, err := graph.ParseFormat(f.format)
-	if err != nil {
-		return nil, usageError{err}
-	}
-	opt := graph.ReadOptions{Format: format, Directed: f.directed, Weighted: weighted, FloatWeights: float, RandomWeights: f.randomWeights, Seed: f.seed}
-	ctx, prog := context.Background(), newProgress(io.Discard)
-	if f.cmd != nil {
-		ctx, prog = f.cmd.Context(), newProgress(f.cmd.ErrOrStderr())
-	}
-	g, err := graph.LoadContext(ctx, f.spec, opt, func(p graph.LoadProgress) {
-		text := "loading " + f.spec + ": " + p.Stage
-		if p.Total > 0 {
-			text += fmt.Sprintf(" %.0f %%", 100*float64(p.Done)/float64(p.Total))
-		}
-		prog.line(text)
-	})
-	prog.done()
-	switch {
-	case errors.Is(err, context.Canceled):
-		return nil, err
-	case err != nil:
-		return nil, usageError{err} // a missing or malformed graph file, a bad generator spec, too little memory
-	}
-	if f.cmd != nil {
-		for _, n := range g.Notes() {
-			fmt.Fprintf(f.cmd.ErrOrStderr(), "note: %s: %s\n", g.Name, n)
-		}
-	}
-	return g, nil
-}
-
-// parseParams turns repeated --param k=v flags into a map.
-func parseParams(kv []string) (map[string]string, error) {
-	m := map[string]string{}
-	for _, p := range kv {
-		k, v, ok := strings.Cut(p, "=")
-		if !ok || k == "" {
-			return nil, usagef("--param %q: want name=value", p)
-		}
-		m[strings.TrimSpace(k)] = strings.TrimSpace(v)
-	}
-	return m, nil
-}
-
-// loadKernelGraph loads a kernel and the graph it runs on; the graph keeps
-// its edge weights only when the kernel has edge data.
-func loadKernelGraph(name string, gf *graphFlags, params []string) (*kernel.Kernel, *graph.Graph, error) {
-	if name == "" {
-		return nil, nil, usagef("--kernel is required")
-	}
-	s, err := samples.LoadKernel(name)
-	if err != nil {
-		return nil, nil, usageError{err}
-	}
-	g, err := gf.load(s.Weights())
-	if err != nil {
-		return nil, nil, err
-	}
-	k, err := bindKernel(s, g, params)
-	return k, g, err
-}
-
-// bindKernel binds a kernel spec to a graph.
-func bindKernel(s *kernel.Spec, g *graph.Graph, params []string) (*kernel.Kernel, error) {
-	pm, err := parseParams(params)
-	if err != nil {
-		return nil, err
-	}
-	k, err := s.Bind(kernel.Env{Vertices: g.NumVertices(), Params: pm, Lookup: g.Lookup})
-	if err != nil {
-		return nil, usageError{err}
-	}
-	return k, nil
-}
-
 func newRefCmd() *cobra.Command {
+	var kf kernelFlags
 	var gf graphFlags
-	var kname, out string
-	var params []string
+	var out string
 	var maxSteps int
 	var quiet, partial bool
 	var outFormat, outField string
@@ -133,11 +29,11 @@ It is the functional golden model for the simulator and the generated RTL.
 Per-superstep counts go to stderr.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			inputs := map[string]string{"--graph": gf.spec}
+			inputs := map[string]string{"--graph": gf.d.Graph}
 			if err := checkNotInput(out, inputs); err != nil {
 				return err // before the run, not after it
 			}
-			k, g, err := loadKernelGraph(kname, &gf, params)
+			k, g, err := loadKernelGraph(&kf, &gf)
 			if err != nil {
 				return err
 			}
@@ -170,9 +66,8 @@ Per-superstep counts go to stderr.`,
 			return writeOutput(cmd, out, inputs, func(w io.Writer) error { return write(res, w) })
 		},
 	}
+	kf.register(cmd.Flags())
 	gf.register(cmd)
-	cmd.Flags().StringVar(&kname, "kernel", "", "kernel: a built-in name (see gravf-tui kernels) or a folder with kernel.toml")
-	cmd.Flags().StringArrayVar(&params, "param", nil, "kernel parameter name=value (vertex parameters take the input's labels); repeatable")
 	cmd.Flags().StringVar(&out, "out", "-", "output file ('-' for stdout)")
 	cmd.Flags().StringVar(&outFormat, "out-format", "tsv", "output format: tsv (every field, with a header) or graphalytics (\"vertex value\" lines as LDBC Graphalytics writes them: 9223372036854775807 for none, Infinity for f32 inf)")
 	cmd.Flags().StringVar(&outField, "out-field", "", "the vertex field --out-format graphalytics writes (default: the first)")

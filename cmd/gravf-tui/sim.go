@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/term"
+	"github.com/gravf-tui/gravf-tui/design"
 	"github.com/gravf-tui/gravf-tui/explorer"
-
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
@@ -22,26 +22,30 @@ import (
 
 // simFlags are the simulator's own flags.
 type simFlags struct {
-	detail, partition string
-	seed              uint64
-	maxCycles         int64
-	maxSupersteps     int
-	partial           bool
-	forceUnbuildable  bool
-	trace             string
-	traceInterval     int64
-	asJSON            bool
+	detail           sim.Detail
+	maxCycles        int64
+	maxSupersteps    int
+	partial          bool
+	forceUnbuildable bool
+	trace            string
+	traceInterval    int64
+	asJSON           bool
+}
+
+// simCmd is the sim command's flags.
+type simCmd struct {
+	pf    pointFlags
+	kf    kernelFlags
+	gf    graphFlags
+	partf partitionFlags
+	tf    tepsFlags
+	sf    simFlags
 }
 
 func newSimCmd() *cobra.Command {
-	var mf modelFlags
-	var gf graphFlags
-	var sf simFlags
-	var kname string
-	var params []string
-	var tf tepsFlags
+	o := &simCmd{sf: simFlags{detail: sim.Fast}}
 	cmd := &cobra.Command{
-		Use:   "sim --board B --kernel K --graph G --fpgas N --pes N [--detail fast|cycle] [--arch gravf-m|gravf] [--mem bram|offchip] [--json]",
+		Use:   "sim --board B --kernel K --graph G --fpgas N --pes N [--detail fast|cycle] [--arch gravf-m|gravf] [--mem bram|offchip] [--set KEY=VALUE] [--json]",
 		Short: "Simulate the generated architecture on a graph",
 		Long: `sim runs the architecture that the RTL generator builds on a real graph and
 reports cycles, throughput, per-superstep times, the stall breakdown of every
@@ -61,136 +65,148 @@ gathered. At fast detail the states are the reference engine's
 gathered in the order the messages arrive ("arrival"): kernels whose gather
 is exact whatever the order (min, max, integer sums: WCC, BFS, SSSP) still
 give ref's hash, while f32 sums (PR) round differently, so the hash differs
-from ref's although every state agrees within 1e-4 relative.
+from ref's although every state agrees within 1e-4 relative. The design
+flags and --set are those of "gravf-tui model".
 
 TEPS count messages per second (--teps gravf, as the paper does). --teps
 graph500 also counts the input edges of the traversed component per second,
 as Graph500 does: for a kernel with a root (bfs, sssp, ...) and no --param
 root, over 64 roots drawn as Graph500 draws them, reporting the harmonic mean.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := mf.config()
-			if err != nil {
-				return err
-			}
-			pe, err := mf.peDesign()
-			if err != nil {
-				return err
-			}
-			def, err := tf.definition()
-			if err != nil {
-				return err
-			}
-			detail, err := sim.ParseDetail(sf.detail)
-			if err != nil {
-				return usageError{err}
-			}
-			if err := sf.checkLimits(); err != nil {
-				return err
-			}
-			if sf.trace != "" {
-				if err := checkNotInput(sf.trace, map[string]string{"--graph": gf.spec, "--board": mf.board}); err != nil {
-					return err
-				}
-			}
-			part, err := graph.ParsePartitioner(sf.partition)
-			if err != nil {
-				return usageError{err}
-			}
-			k, g, err := loadKernelGraph(kname, &gf, params)
-			if err != nil {
-				return err
-			}
-			b, p, err := mf.platformFor(k, g, cmd.ErrOrStderr())
-			if err != nil {
-				return err
-			}
-			ctx, stop := context.WithCancel(cmd.Context())
-			defer stop()
-			// The reference run's activity feeds the model's prediction
-			// beside the simulation (and its choice of the design).
-			ps, err := explorer.NewPredictionProfiles(ctx, k, g, graph.PartitionOptions{Method: part, Seed: sf.seed})
-			var le *kernel.LimitError
-			if errors.As(err, &le) {
-				// A kernel that does not converge has no prediction; the
-				// simulation reports the limit itself.
-				ps, err = nil, nil
-			}
-			if err != nil {
-				return err
-			}
-			if cfg.FPGAs == 0 || cfg.PEs == 0 {
-				// Let the model choose what the user left open.
-				out, err := explorer.EvaluateModel(ctx, p, k, g, cfg, pe, mf.cpe, ps)
-				if err != nil {
-					return asUsage(err)
-				}
-				cfg.FPGAs, cfg.PEs = out.FPGAs, out.PEs
-				fmt.Fprintf(cmd.ErrOrStderr(), "design chosen by the model: %d FPGAs x %d PEs\n", cfg.FPGAs, cfg.PEs)
-			}
-			if b.MaxFPGAs > 0 && cfg.FPGAs > b.MaxFPGAs {
-				return usagef("--fpgas %d: %s has at most %d FPGAs", cfg.FPGAs, b.Name, b.MaxFPGAs)
-			}
-			if err := checkBuildable(p, k, g, cfg, sf.forceUnbuildable); err != nil {
-				return err
-			}
-			setup := &sim.Setup{Board: b, Kernel: k, Graph: g, FPGAs: cfg.FPGAs, PEs: cfg.PEs, Arch: cfg.Arch, Mem: cfg.Mem, PE: pe,
-				Partitioner: part, Packing: cfg.Packing, Filter: cfg.Filter, Seed: sf.seed, Detail: detail, MaxCycles: sf.maxCycles,
-				MaxSupersteps: sf.maxSupersteps, ModelTSys: model.TSysFor(b, k, g, cfg, pe)}
-			if ps != nil {
-				pr, err := model.PredictFor(ctx, b, k, g, cfg, pe, ps)
-				if err != nil {
-					return fmt.Errorf("the model's prediction: %w", err)
-				}
-				setup.ModelPredictedTEPS = pr.TEPS
-			}
-			prog := newProgress(cmd.ErrOrStderr())
-			setup.Progress = prog.report
-			finishTrace, err := attachTrace(setup, sf, g)
-			if err != nil {
-				return err
-			}
-			res, err := sim.Run(ctx, setup)
-			prog.done()
-			if err2 := finishTrace(res, err); err2 != nil {
-				return errors.Join(err, err2)
-			}
-			if keep, err := sf.stopped(cmd, res, err); !keep {
-				return err
-			}
-			doc := simDoc{Result: res, TEPSDefinition: teps.GraVF}
-			if def == teps.Graph500 {
-				if doc.Graph500, err = graph500Sim(ctx, setup, res, params, tf); err != nil {
-					return err
-				}
-			}
-			if sf.asJSON {
-				return writeJSONDoc(cmd.OutOrStdout(), schemaSim, doc)
-			}
-			printSim(cmd.OutOrStdout(), setup, res)
-			if doc.Graph500 != nil {
-				printGraph500(cmd.OutOrStdout(), doc.Graph500)
-			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "simulated in %.2f s (%.1f M messages/s)\n", res.WallSeconds, float64(res.Messages)/max(res.WallSeconds, 1e-9)/1e6)
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
 	}
-	mf.register(cmd)
-	gf.register(cmd)
-	cmd.Flags().StringVar(&kname, "kernel", "", "kernel: a built-in name or a folder with kernel.toml")
-	cmd.Flags().StringArrayVar(&params, "param", nil, "kernel parameter name=value; repeatable")
-	cmd.Flags().StringVar(&sf.detail, "detail", "fast", "level of detail: fast or cycle")
-	cmd.Flags().StringVar(&sf.partition, "partition", "greedy", "partitioner: robin, greedy, greedy-sorted or metis")
-	cmd.Flags().Uint64Var(&sf.seed, "seed", 1, "seed (METIS partitioning)")
-	cmd.Flags().Int64Var(&sf.maxCycles, "max-cycles", 0, "stop a run after this many simulated cycles (0: no limit)")
-	cmd.Flags().IntVar(&sf.maxSupersteps, "max-supersteps", 0, "stop a run whose kernel has not converged after this many supersteps (0: max(1000, V+2)); reaching it is an error unless --partial")
-	cmd.Flags().BoolVar(&sf.partial, "partial", false, "accept a run stopped by --max-supersteps or --max-cycles: print its partial result (and keep its trace) with exit status 0")
-	cmd.Flags().BoolVar(&sf.forceUnbuildable, "force-unbuildable", false, "simulate a design the board cannot hold (more PEs than fit, data beyond its memories)")
-	cmd.Flags().StringVar(&sf.trace, "trace", "", "record a trace file (cycle detail samples utilisation)")
-	cmd.Flags().Int64Var(&sf.traceInterval, "trace-interval", sim.DefaultTraceInterval, "cycles between trace samples (at least 1)")
-	cmd.Flags().BoolVar(&sf.asJSON, "json", false, "print one JSON object")
-	tf.register(cmd)
+	o.pf.register(cmd.Flags())
+	o.kf.register(cmd.Flags())
+	o.gf.register(cmd)
+	o.partf.register(cmd.Flags())
+	cmd.Flags().Var(typed(&o.sf.detail), "detail", "level of detail: fast or cycle")
+	cmd.Flags().Int64Var(&o.sf.maxCycles, "max-cycles", 0, "stop a run after this many simulated cycles (0: no limit)")
+	cmd.Flags().IntVar(&o.sf.maxSupersteps, "max-supersteps", 0, "stop a run whose kernel has not converged after this many supersteps (0: max(1000, V+2)); reaching it is an error unless --partial")
+	cmd.Flags().BoolVar(&o.sf.partial, "partial", false, "accept a run stopped by --max-supersteps or --max-cycles: print its partial result (and keep its trace) with exit status 0")
+	cmd.Flags().BoolVar(&o.sf.forceUnbuildable, "force-unbuildable", false, "simulate a design the board cannot hold (more PEs than fit, data beyond its memories)")
+	cmd.Flags().StringVar(&o.sf.trace, "trace", "", "record a trace file (cycle detail samples utilisation)")
+	cmd.Flags().Int64Var(&o.sf.traceInterval, "trace-interval", sim.DefaultTraceInterval, "cycles between trace samples (at least 1)")
+	cmd.Flags().BoolVar(&o.sf.asJSON, "json", false, "print one JSON object")
+	o.tf.register(cmd)
 	return cmd
+}
+
+// run resolves the design point, lets the model choose what the flags
+// leave open, simulates and reports.
+func (o *simCmd) run(cmd *cobra.Command) error {
+	part, def, err := o.check()
+	if err != nil {
+		return err
+	}
+	p, err := resolvePoint(&o.pf, &o.kf, &o.gf, cmd.ErrOrStderr())
+	if err != nil {
+		return err
+	}
+	cfg := p.Config()
+	ctx, stop := context.WithCancel(cmd.Context())
+	defer stop()
+	// The reference run's activity feeds the model's prediction
+	// beside the simulation (and its choice of the design).
+	ps, err := explorer.NewPredictionProfiles(ctx, p.Kernel, p.Graph, graph.PartitionOptions{Method: part.Partitioner, Seed: part.Seed})
+	var le *kernel.LimitError
+	if errors.As(err, &le) {
+		// A kernel that does not converge has no prediction; the
+		// simulation reports the limit itself.
+		ps, err = nil, nil
+	}
+	if err != nil {
+		return err
+	}
+	if cfg.FPGAs == 0 || cfg.PEs == 0 {
+		// Let the model choose what the user left open.
+		out, err := explorer.EvaluateModel(ctx, p.Platform, p.Kernel, p.Graph, cfg, p.Options.PE, p.Options.CPE, ps)
+		if err != nil {
+			return asUsage(err)
+		}
+		cfg.FPGAs, cfg.PEs = out.FPGAs, out.PEs
+		fmt.Fprintf(cmd.ErrOrStderr(), "design chosen by the model: %d FPGAs x %d PEs\n", cfg.FPGAs, cfg.PEs)
+	}
+	if err := checkBuildable(p.Platform, p.Kernel, p.Graph, cfg, o.sf.forceUnbuildable); err != nil {
+		return err
+	}
+	setup, err := o.setup(ctx, p, cfg, part, ps)
+	if err != nil {
+		return err
+	}
+	prog := newProgress(cmd.ErrOrStderr())
+	setup.Progress = prog.report
+	finishTrace, err := attachTrace(setup, o.sf, p.Graph)
+	if err != nil {
+		return err
+	}
+	res, err := sim.Run(ctx, setup)
+	prog.done()
+	if err2 := finishTrace(res, err); err2 != nil {
+		return errors.Join(err, err2)
+	}
+	if keep, err := o.sf.stopped(cmd, res, err); !keep {
+		return err
+	}
+	return o.report(ctx, cmd, setup, res, def)
+}
+
+// check reads the flags that need no design point.
+func (o *simCmd) check() (design.Partition, teps.Definition, error) {
+	part, err := o.partf.partition()
+	if err != nil {
+		return part, "", err
+	}
+	def, err := o.tf.definition()
+	if err != nil {
+		return part, "", err
+	}
+	if err := o.sf.checkLimits(); err != nil {
+		return part, "", err
+	}
+	if o.sf.trace != "" {
+		if err := checkNotInput(o.sf.trace, map[string]string{"--graph": o.gf.d.Graph, "--board": o.pf.opts.Board}); err != nil {
+			return part, "", err
+		}
+	}
+	return part, def, nil
+}
+
+// setup is the simulation of the chosen design with the model's bound
+// and, given the reference run's profiles, its prediction beside it.
+func (o *simCmd) setup(ctx context.Context, p *design.Point, cfg model.Config, part design.Partition, ps *model.Profiles) (*sim.Setup, error) {
+	sf := o.sf
+	setup := &sim.Setup{Board: p.Board, Kernel: p.Kernel, Graph: p.Graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs, Arch: cfg.Arch, Mem: cfg.Mem, PE: p.Options.PE,
+		Partitioner: part.Partitioner, UFactor: part.UFactor, Packing: cfg.Packing, Filter: cfg.Filter, Seed: part.Seed, Detail: sf.detail, MaxCycles: sf.maxCycles,
+		MaxSupersteps: sf.maxSupersteps, ModelTSys: model.TSysFor(p.Board, p.Kernel, p.Graph, cfg, p.Options.PE)}
+	if ps != nil {
+		pr, err := model.PredictFor(ctx, p.Board, p.Kernel, p.Graph, cfg, p.Options.PE, ps)
+		if err != nil {
+			return nil, fmt.Errorf("the model's prediction: %w", err)
+		}
+		setup.ModelPredictedTEPS = pr.TEPS
+	}
+	return setup, nil
+}
+
+// report prints the result (text or JSON), with the Graph500 count when
+// --teps graph500 asks for it.
+func (o *simCmd) report(ctx context.Context, cmd *cobra.Command, setup *sim.Setup, res *sim.Result, def teps.Definition) error {
+	doc := simDoc{Result: res, TEPSDefinition: teps.GraVF}
+	if def == teps.Graph500 {
+		var err error
+		if doc.Graph500, err = graph500Sim(ctx, setup, res, o.kf.params, o.tf); err != nil {
+			return err
+		}
+	}
+	if o.sf.asJSON {
+		return writeJSONDoc(cmd.OutOrStdout(), schemaSim, doc)
+	}
+	printSim(cmd.OutOrStdout(), setup, res)
+	if doc.Graph500 != nil {
+		printGraph500(cmd.OutOrStdout(), doc.Graph500)
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "simulated in %.2f s (%.1f M messages/s)\n", res.WallSeconds, float64(res.Messages)/max(res.WallSeconds, 1e-9)/1e6)
+	return nil
 }
 
 // simDoc is the sim command's JSON document: the result, which definition

@@ -1,6 +1,7 @@
 package testenv
 
 import (
+	"runtime"
 	"testing"
 	"time"
 )
@@ -23,4 +24,17 @@ func WithinBudget(tb testing.TB, n int, f func()) {
 	if d := cpuTime() - start; d > InputBudget {
 		tb.Fatalf("took %v of CPU time on an input of %d bytes; a reader may take at most %v on one input", d.Round(time.Millisecond), n, InputBudget)
 	}
+}
+
+// AllocatedPerByte runs f, a reader's work on an input of n bytes, and
+// returns the bytes it allocated per input byte. Allocations are
+// deterministic where time is not, so a test of a reader's work per input
+// byte compares this figure at two sizes instead of timing anything.
+func AllocatedPerByte(n int, f func()) float64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return float64(after.TotalAlloc-before.TotalAlloc) / float64(max(n, 1))
 }

@@ -1,6 +1,7 @@
 package tomldoc
 
 import (
+	"encoding"
 	"fmt"
 	"math"
 	"reflect"
@@ -56,8 +57,20 @@ func (d *decoder) fail(n *Node, format string, args ...any) {
 	d.errs.add(d.doc.Errorf(n, format, args...))
 }
 
+var textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
+
 func (d *decoder) decode(n *Node, v reflect.Value) {
 	t := v.Type()
+	if v.CanAddr() && t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(textUnmarshaler) {
+		// A typed value (an architecture, a graph format) reads itself
+		// from a string and says what it accepts.
+		if n.Kind != String {
+			d.fail(n, "must be a string, got %s", n.KindName())
+		} else if err := v.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(n.Str)); err != nil {
+			d.fail(n, "%v", err)
+		}
+		return
+	}
 	switch t.Kind() {
 	case reflect.Pointer:
 		if v.IsNil() {
@@ -291,20 +304,6 @@ func structOf(t reflect.Type) *structInfo {
 	info.known = strings.Join(keys, ", ")
 	v, _ := infos.LoadOrStore(t, info)
 	return v.(*structInfo)
-}
-
-// Keys returns the keys of a struct type's TOML fields in declaration
-// order, for help texts and tests.
-func Keys(v any) []string {
-	t := reflect.TypeOf(v)
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	var out []string
-	for _, f := range structOf(t).fields {
-		out = append(out, f.key)
-	}
-	return out
 }
 
 func setDefault(v reflect.Value, s string) {

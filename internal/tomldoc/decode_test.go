@@ -225,3 +225,32 @@ func ExampleDocument_Decode() {
 	// my.toml:4:1: memory[0].word_bits: must be a positive multiple of 8, got 12
 	// my.toml:5:1: memory[0].speed: unknown key (known keys in memory: name, word_bits)
 }
+
+// colour reads itself from text, as the typed options of gravf-tui do.
+type colour string
+
+func (c *colour) UnmarshalText(b []byte) error {
+	switch s := strings.ToLower(string(b)); s {
+	case "red", "blue":
+		*c = colour(s)
+		return nil
+	}
+	return fmt.Errorf("unknown colour %q (want red or blue)", b)
+}
+
+func TestDecodeTextUnmarshaler(t *testing.T) {
+	type paint struct {
+		Colour colour   `toml:"colour"`
+		List   []colour `toml:"list"`
+	}
+	d, err := Parse("p.toml", []byte("colour = \"RED\"\nlist = [\"blue\", \"green\", 3]\n"), DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p paint
+	_, errs := d.Decode(d.Root, &p, DecodeOptions{})
+	want := "p.toml:2:17: list[1]: unknown colour \"green\" (want red or blue)\np.toml:2:26: list[2]: must be a string, got an integer"
+	if p.Colour != "red" || errs.Error() != want {
+		t.Errorf("colour %q, errors\n%v\nwant\n%s", p.Colour, errs, want)
+	}
+}

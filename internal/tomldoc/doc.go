@@ -8,7 +8,9 @@
 // node of the document; the Go type is the schema. A key the type has no
 // field for is an error with the keys it does have ("unknown key (known
 // keys in fpga: bram36, dsp, ...)"), as is a value of the wrong kind
-// ("must be an integer, got a float"). Every problem of a file is reported
+// ("must be an integer, got a float"); a type with an UnmarshalText
+// method reads itself from a string and says what it accepts. Every
+// problem of a file is reported
 // at once, in file order, each as an Error "file:line:col: key: message".
 //
 // Struct tags carry what a file format says about a key, so that the key
@@ -27,11 +29,11 @@
 //	nonempty      a string with something other than space in it
 //	default=V     the value when the key is absent
 //
-// Decode applies defaults; the Checker it returns runs the other rules and
-// gives the format's own code (cross-field checks) located errors through
-// pointers to the decoded fields, so that this code never spells a key
-// either. A Checker made by NewChecker checks a value built in code, with
-// keys but no lines.
+// Decode applies the defaults and checks the other rules; the Checker it
+// returns holds those errors and gives the format's own code (checks that
+// combine fields) located errors through pointers to the decoded fields,
+// so that this code never spells a key either. A Checker made by
+// NewChecker checks a value built in code, with keys but no lines.
 //
 // # Bounded work
 //

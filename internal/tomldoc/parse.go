@@ -1,6 +1,7 @@
 package tomldoc
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -38,6 +39,9 @@ func Parse(file string, data []byte, lim Limits) (*Document, error) {
 	d := &Document{File: file, lines: []int{0}}
 	if len(data) > lim.MaxBytes {
 		return nil, ErrorList{{File: file, Msg: fmt.Sprintf("the file has %d bytes; at most %d are read", len(data), lim.MaxBytes)}}
+	}
+	if bytes.HasPrefix(data, []byte("\xEF\xBB\xBF")) {
+		return nil, ErrorList{{File: file, Line: 1, Col: 1, Msg: "the file starts with a byte-order mark, which TOML does not allow: save it as UTF-8 without one"}}
 	}
 	for i, c := range data {
 		if c == '\n' {
@@ -439,6 +443,10 @@ func validDatetime(k unstable.Kind, s string) bool {
 				return false
 			}
 		}
+	}
+	// Go's layout reads an hour of one digit; TOML's hour has two.
+	if len(clock) < 5 || clock[2] != ':' {
+		return false
 	}
 	if len(clock) == 5 {
 		clock += ":00"

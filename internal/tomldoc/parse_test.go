@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/gravf-tui/gravf-tui/internal/testenv"
 	"github.com/pelletier/go-toml/v2"
 )
 
@@ -106,9 +106,12 @@ func TestInvalidDocuments(t *testing.T) {
 		{"a = {b = 1, b = 2}\n", 1, "a.b: is defined twice"},
 		{"a = 99999999999999999999\n", 1, "a: integer 99999999999999999999 does not fit in 64 bits"},
 		{"a = 1979-02-30\n", 1, `a: "1979-02-30" is not a valid date or time`},
+		{"a = 1979-05-27 7:32:00\n", 1, `a: "1979-05-27 7:32:00" is not a valid date or time`},
+		{"a = 7:32:00\n", 1, "invalid TOML"},
 		{"a = 1\nb = \n", 2, "invalid TOML"},
 		{"x = \"unterminated\n", 1, "invalid TOML"},
 		{"[[a]]\nb = 1\n[[a]]\nb = 1\nb = 2\n", 5, "a[1].b: is defined twice (first at line 4)"},
+		{"\xEF\xBB\xBFa = 1\n", 1, "byte-order mark"},
 	}
 	for _, tc := range tests {
 		_, err := Parse("t.toml", []byte(tc.src), DefaultLimits)
@@ -223,14 +226,12 @@ func TestWorkIsLinear(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			perByte := func(n int) float64 {
 				src := []byte(gen(n))
-				var before, after runtime.MemStats
-				runtime.GC()
-				runtime.ReadMemStats(&before)
-				if _, err := Parse("t.toml", src, lim); err != nil {
+				var err error
+				perByte := testenv.AllocatedPerByte(len(src), func() { _, err = Parse("t.toml", src, lim) })
+				if err != nil {
 					t.Fatal(err)
 				}
-				runtime.ReadMemStats(&after)
-				return float64(after.TotalAlloc-before.TotalAlloc) / float64(len(src))
+				return perByte
 			}
 			small, large := perByte(1000), perByte(8000)
 			t.Logf("bytes allocated per input byte: %.1f at 1000, %.1f at 8000", small, large)
