@@ -81,7 +81,7 @@ func newFastM(ctx context.Context, s *Setup, p Params) *fastM {
 			if a == b {
 				continue
 			}
-			l := &fxLink{from: a, to: b, tokAt: -1, tx: newRing[fxItem](LinkTxFIFODepth), inflight: newRing[fxItem](64), rx: newRing[fxItem](LinkRxFIFODepth)}
+			l := &fxLink{from: a, to: b, tokAt: -1, tx: newRing[fxItem](LinkTxFIFODepth), wire: newRing[fxItem](64 + LinkRxFIFODepth)}
 			l.rxCap = LinkRxFIFODepth + int(math.Ceil(2*float64(p.LinkLatency)*p.PairWordsPerCycle/max(f.cost, 1e-9)))
 			f.links = append(f.links, l)
 			f.fpgas[a].out[b] = l
@@ -188,13 +188,14 @@ func (f *fastM) stepCrossbar(x *fxFPGA) int64 {
 	n := len(x.in)
 	for i := 0; i < n; i++ {
 		l := x.in[(x.rrRemote+i)%n]
-		if l.rx.empty() || l.rx.peek().round != x.round {
+		if l.arrived == 0 || l.wire.peek().round != x.round {
 			continue
 		}
 		if full {
 			return unblock
 		}
-		f.write(x, l.rx.pop(), t)
+		l.arrived--
+		f.write(x, l.wire.pop(), t)
 		x.rrRemote = (x.rrRemote + i + 1) % n
 		return t + 1
 	}
@@ -305,14 +306,14 @@ func (f *fastM) stepLinks() {
 	if f.arriveAt <= t {
 		f.arriveAt = math.MaxInt64
 		for _, l := range f.links {
-			for !l.inflight.empty() && l.inflight.peek().at <= t {
-				l.rx.push(l.inflight.pop())
+			for l.arrived < l.wire.len() && l.wire.nth(l.arrived).at <= t {
+				l.arrived++
 				// The crossbar sees it in the next cycle.
 				x := f.fpgas[l.to]
 				x.wake = min(x.wake, t+1)
 			}
-			if !l.inflight.empty() {
-				f.arriveAt = min(f.arriveAt, l.inflight.peek().at)
+			if l.arrived < l.wire.len() {
+				f.arriveAt = min(f.arriveAt, l.wire.nth(l.arrived).at)
 			}
 		}
 	}
@@ -333,7 +334,7 @@ func (f *fastM) stepLinks() {
 			}
 			l.tokens = fill(l.tokens, p.PairWordsPerCycle, f.cost, t-l.tokAt)
 			l.tokAt = t
-			if l.tokens+1e-9 < f.cost || src.ifTokens+1e-9 < f.cost || l.inflight.len()+l.rx.len() >= l.rxCap {
+			if l.tokens+1e-9 < f.cost || src.ifTokens+1e-9 < f.cost || l.wire.len() >= l.rxCap {
 				continue
 			}
 			it := l.tx.pop()
@@ -343,7 +344,7 @@ func (f *fastM) stepLinks() {
 				src.wake = min(src.wake, t+1)
 			}
 			it.at = t + int64(max(p.LinkLatency, 1))
-			l.inflight.push(it)
+			l.wire.push(it)
 			f.arriveAt = min(f.arriveAt, it.at)
 			l.tokens -= f.cost
 			src.ifTokens -= f.cost

@@ -23,12 +23,15 @@ type fxItem struct {
 type fxLink struct {
 	from, to int
 	tx       ring[fxItem]
-	inflight ring[fxItem]
-	rx       ring[fxItem]
-	rxCap    int
-	tokens   float64
-	tokAt    int64 // the cycle tokens was last brought up to date
-	words    float64
+	// wire holds the items in flight and, in front of them, the arrived
+	// ones in the receive FIFO (arrived of them): both leave in the order
+	// they were sent, and the credit the sender checks counts both.
+	wire    ring[fxItem]
+	arrived int
+	rxCap   int
+	tokens  float64
+	tokAt   int64 // the cycle tokens was last brought up to date
+	words   float64
 }
 
 // fxQueue is the update queue of one PE for the round it last applied:

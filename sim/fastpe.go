@@ -300,7 +300,10 @@ func (mp *msgPipe) emitRun(start int64, k int) (first, last int64) {
 		last = max(last, g0+int64(k-1-c))
 	}
 	m := min(k, c)
-	idx := (mp.head + k - m) % c
+	idx := mp.head + k - m
+	if idx >= c {
+		idx %= c
+	}
 	for j := k - m; j < k; j++ {
 		mp.ring[idx] = g0 + int64(j)
 		if idx++; idx == c {

@@ -19,7 +19,11 @@ func (r *ring[T]) push(x T) {
 	if r.size == len(r.buf) {
 		r.grow()
 	}
-	r.buf[(r.head+r.size)%len(r.buf)] = x
+	i := r.head + r.size
+	if i >= len(r.buf) {
+		i -= len(r.buf) // no division: the simulators' innermost loops push and pop
+	}
+	r.buf[i] = x
 	r.size++
 }
 
@@ -35,9 +39,20 @@ func (r *ring[T]) grow() {
 
 func (r *ring[T]) peek() *T { return &r.buf[r.head] }
 
+// nth returns the entry i places behind the head (i < len).
+func (r *ring[T]) nth(i int) *T {
+	i += r.head
+	if i >= len(r.buf) {
+		i -= len(r.buf)
+	}
+	return &r.buf[i]
+}
+
 func (r *ring[T]) pop() T {
 	x := r.buf[r.head]
-	r.head = (r.head + 1) % len(r.buf)
+	if r.head++; r.head == len(r.buf) {
+		r.head = 0
+	}
 	r.size--
 	return x
 }
