@@ -45,7 +45,7 @@ func mustShow(t *testing.T, screen string, texts ...string) {
 func TestFlowFirstScreen(t *testing.T) {
 	f := startFlow(t, testNotebook(t), 80, 24)
 	s := f.done(explorer.KindModel, 120*time.Second)
-	mustShow(t, s, "T_sys 6.750 GTEPS", "bound by the PEs", "predicted", "4 FPGAs × 9 PEs", "1 notes", "2 platform")
+	mustShow(t, s, "T_sys 6.750 GTEPS (gravf)", "bound by the PEs", "predicted", "4×9", "1 notes", "2 platform")
 	snapshot(t, f, "open-80x24", s)
 }
 
