@@ -178,7 +178,7 @@ func generate(spec GenSpec, wt *watch) (*Graph, error) {
 	case KindUniform:
 		genUniform(spec, b, r, w)
 	case KindRMAT:
-		genRMAT(spec, b, r, w)
+		genRMAT(spec, b)
 	case KindLayered:
 		genLayered(spec, b, r, w)
 	case KindLine:
@@ -274,62 +274,6 @@ func genUniform(s GenSpec, b *Builder, r *rand.PCG, w *genWeigher) {
 		u := pcgBounded(r, n)
 		v := pcgBounded(r, n)
 		b.AddEdge(uint32(u), uint32(v), w.next())
-	}
-}
-
-// genRMAT draws ef·2^scale edges. Level k (from the most significant bit)
-// takes 32 random bits, compared with fixed-point thresholds: the low half
-// of a PCG output for even k, the high half for odd k, so one output serves
-// two levels. The comparisons are branch-free: for r, t < 2^63, (t-1-r)>>63
-// is 1 exactly when r >= t; the quadrant q = [r >= a] + [r >= a+b] +
-// [r >= a+b+c] gives the source bit q>>1 and the target bit q&1.
-func genRMAT(s GenSpec, b *Builder, r *rand.PCG, w *genWeigher) {
-	scale := s.Scale
-	n := 1 << scale
-	m := s.EdgeFactor << scale
-	fix := func(p float64) uint64 { return uint64(math.Round(p * (1 << 32))) }
-	// Thresholds minus one; a zero threshold wraps, which still gives 1.
-	tA := fix(s.A) - 1
-	tAB := fix(s.A+s.B) - 1
-	tABC := fix(s.A+s.B+s.C) - 1
-	var perm []uint32
-	if s.Scramble {
-		perm = make([]uint32, n)
-		for i := range perm {
-			perm[i] = uint32(i)
-		}
-		pr := rand.NewPCG(s.Seed, genStreamScramble)
-		for i := n - 1; i > 0; i-- {
-			j := pcgBounded(pr, uint64(i)+1)
-			perm[i], perm[j] = perm[j], perm[i]
-		}
-	}
-	b.Grow(m)
-	pairs, odd := scale/2, scale%2 == 1
-	for i := range m {
-		if !b.drawn(i, m) {
-			return
-		}
-		var u, v uint64
-		for range pairs {
-			x := r.Uint64()
-			lo, hi := x&0xffffffff, x>>32
-			q1 := (tA-lo)>>63 + (tAB-lo)>>63 + (tABC-lo)>>63
-			q2 := (tA-hi)>>63 + (tAB-hi)>>63 + (tABC-hi)>>63
-			u = u<<2 | q1>>1<<1 | q2>>1
-			v = v<<2 | (q1&1)<<1 | q2&1
-		}
-		if odd {
-			lo := r.Uint64() & 0xffffffff
-			q := (tA-lo)>>63 + (tAB-lo)>>63 + (tABC-lo)>>63
-			u = u<<1 | q>>1
-			v = v<<1 | q&1
-		}
-		if perm != nil {
-			b.AddEdge(perm[u], perm[v], w.next())
-		} else {
-			b.AddEdge(uint32(u), uint32(v), w.next())
-		}
 	}
 }
 

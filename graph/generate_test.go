@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -498,4 +500,66 @@ func BenchmarkGenerateRMAT(b *testing.B) {
 	b.ReportMetric(float64(g.NumEdges())*float64(n)/sec, "edges/s")
 	b.ReportMetric(float64(s.EdgeFactor<<s.Scale)*float64(n)/sec, "draws/s")
 	b.ReportMetric(float64(g.MemoryBytes())/float64(g.NumEdges()), "B/edge")
+}
+
+// TestPCGJump: the PCG written out (pcgStep) gives math/rand/v2's
+// outputs, and jumping a stream ahead by k gives the outputs after k steps.
+func TestPCGJump(t *testing.T) {
+	for _, k := range []uint64{0, 1, 2, 3, 63, 64, 1000, 65537} {
+		a := rand.NewPCG(7, genStreamTopology)
+		for range k {
+			a.Uint64()
+		}
+		st := pcgJump(u128{7, genStreamTopology}, k)
+		hi, lo := st.hi, st.lo
+		for i := range 4 {
+			var y uint64
+			hi, lo, y = pcgStep(hi, lo)
+			if x := a.Uint64(); x != y {
+				t.Fatalf("k=%d output %d: %#x from math/rand, %#x after the jump", k, i, x, y)
+			}
+		}
+	}
+}
+
+// TestGenerateParallelUnchanged pins graphs big enough to span many draw
+// chunks and build goroutines, as the single-stream generator and the
+// sorting Build made them, and checks that neither the chunk size nor the
+// number of cores changes them.
+func TestGenerateParallelUnchanged(t *testing.T) {
+	tests := []struct {
+		spec              string
+		golden            uint64
+		loops, duplicates int
+	}{
+		{"rmat:scale=16,ef=16", 0x340c58197b54f973, 538, 139179},
+		{"rmat:scale=15,ef=8,maxw=100,directed=true,scramble=false", 0xce83a6c7270ea900, 205, 18097},
+		{"rmat:scale=15,ef=16,maxw=7", 0xfe5b1c6e08d61b5a, 411, 82553},
+		{"uniform:v=50000,d=20,maxw=1000,directed=true", 0x40b49aff1bf52762, 18, 208},
+		{"rmat:scale=17,ef=3,a=0.7,b=0.1,c=0.1,seed=5", 0xf0b7a30850cca445, 8906, 89055},
+	}
+	defer func(c int) { rmatChunk = c }(rmatChunk)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, tc := range tests {
+		for _, cfg := range []struct{ procs, chunk int }{{runtime.NumCPU(), 1 << 16}, {1, 1 << 16}, {3, 1000}, {8, 777}} {
+			runtime.GOMAXPROCS(cfg.procs)
+			rmatChunk = cfg.chunk
+			g := mustGenerate(t, tc.spec)
+			if h := graphHash(g); h != tc.golden || g.SelfLoops != tc.loops || g.Duplicates != tc.duplicates {
+				t.Errorf("%s with %d cores, chunks of %d: hash %#x, %d self-loops, %d duplicates; want %#x, %d, %d",
+					tc.spec, cfg.procs, cfg.chunk, h, g.SelfLoops, g.Duplicates, tc.golden, tc.loops, tc.duplicates)
+			}
+		}
+	}
+}
+
+// TestGenerateScale20Unchanged pins the benchmarks' graph.
+func TestGenerateScale20Unchanged(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates 33 M arcs")
+	}
+	g := mustGenerate(t, "rmat:scale=20,ef=16")
+	if h := graphHash(g); h != 0xdcb505ba821fec64 || g.SelfLoops != 1122 || g.Duplicates != 1075288 {
+		t.Errorf("hash %#x, %d self-loops, %d duplicates", h, g.SelfLoops, g.Duplicates)
+	}
 }

@@ -3,10 +3,8 @@ package graph
 import (
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"sort"
-	"sync"
 )
 
 // Graph is an immutable graph in compressed sparse row (CSR) form.
@@ -172,8 +170,13 @@ type Builder struct {
 	directed bool
 	weighted bool
 	n        int // vertices known so far (ids) or declared (labels)
-	src, dst []uint32
-	w        []uint32
+	// e holds the edges as pairs u, v, u, v, ...: one array, so that an
+	// undirected graph's arcs (two per edge) can take its place in Build.
+	e []uint32
+	w []uint32
+	// loops tells that e may still hold self-loops (a bulk generator
+	// stores every draw); Build then drops and counts them.
+	loops bool
 	// label mode
 	lsrc, ldst []uint64
 	extra      []uint64 // labels of vertices that exist without edges
@@ -193,8 +196,7 @@ func NewBuilder(n int, directed, weighted bool) *Builder {
 
 // Grow hints that about m more edges will be added with AddEdge.
 func (b *Builder) Grow(m int) {
-	b.src = slices.Grow(b.src, m)
-	b.dst = slices.Grow(b.dst, m)
+	b.e = slices.Grow(b.e, 2*m)
 	if b.weighted {
 		b.w = slices.Grow(b.w, m)
 	}
@@ -223,8 +225,7 @@ func (b *Builder) AddEdge(u, v, w uint32) {
 	if int(v) >= b.n {
 		b.n = int(v) + 1
 	}
-	b.src = append(b.src, u)
-	b.dst = append(b.dst, v)
+	b.e = append(b.e, u, v)
 	if b.weighted {
 		b.w = append(b.w, w)
 	}
@@ -255,101 +256,24 @@ func (b *Builder) AddLabel(l uint64) {
 }
 
 // Edges returns the number of edges added so far (self-loops excluded).
-func (b *Builder) Edges() int { return len(b.src) + len(b.lsrc) }
+func (b *Builder) Edges() int { return len(b.e)/2 + len(b.lsrc) }
 
-// Build returns the CSR graph. It fails only when the graph exceeds the
-// uint32 id or arc range.
+// Build returns the CSR graph (see csr.go). It fails only when the graph
+// exceeds the uint32 id or arc range, or when its watch was cancelled.
 func (b *Builder) Build(name string) (*Graph, error) {
-	g := &Graph{Name: name, Directed: b.directed, SelfLoops: b.selfLoops}
+	g := &Graph{Name: name, Directed: b.directed}
 	if b.byLabel {
 		if err := b.resolveLabels(g); err != nil {
 			return nil, err
 		}
 	}
-	arcs := len(b.src)
-	if !b.directed {
-		arcs *= 2
-	}
-	if arcs > math.MaxUint32 {
-		return nil, fmt.Errorf("graph %s: %d arcs exceed the 32-bit arc range", name, arcs)
-	}
 	if b.n > math.MaxUint32-1 {
 		return nil, fmt.Errorf("graph %s: %d vertices exceed the 32-bit id range", name, b.n)
 	}
-	n := b.n
-	off := make([]uint32, n+1)
-	for i, u := range b.src {
-		off[u+1]++
-		if !b.directed {
-			off[b.dst[i]+1]++
-		}
+	if err := b.buildCSR(g); err != nil {
+		return nil, err
 	}
-	for v := 0; v < n; v++ {
-		off[v+1] += off[v]
-	}
-	adj := make([]uint32, arcs)
-	var wt []uint32
-	if b.weighted {
-		wt = make([]uint32, arcs)
-	}
-	pos := make([]uint32, n)
-	copy(pos, off[:n])
-	for i, u := range b.src {
-		v := b.dst[i]
-		adj[pos[u]] = v
-		if wt != nil {
-			wt[pos[u]] = b.w[i]
-		}
-		pos[u]++
-		if !b.directed {
-			adj[pos[v]] = u
-			if wt != nil {
-				wt[pos[v]] = b.w[i]
-			}
-			pos[v]++
-		}
-	}
-	pos = nil
-	b.src, b.dst, b.w = nil, nil, nil
-
-	// Sort every list, drop duplicates (keeping the smallest weight), and
-	// compact in place.
-	if !sortLists(off, adj, wt, b.watch) {
-		return nil, b.watch.err
-	}
-	removed := 0
-	out := uint32(0)
-	start := uint32(0)
-	for v := 0; v < n; v++ {
-		end := off[v+1]
-		seg := adj[start:end]
-		off[v] = out
-		for i := range seg {
-			if i > 0 && seg[i] == seg[i-1] {
-				removed++
-				continue
-			}
-			adj[out] = seg[i]
-			if wt != nil {
-				wt[out] = wt[start+uint32(i)]
-			}
-			out++
-		}
-		start = end
-	}
-	off[n] = out
-	if removed > 0 {
-		adj = slices.Clip(adj[:out])
-		if wt != nil {
-			wt = slices.Clip(wt[:out])
-		}
-	}
-	if b.directed {
-		g.Duplicates = removed
-	} else {
-		g.Duplicates = removed / 2
-	}
-	g.Offsets, g.Adj, g.Weights = off, adj, wt
+	g.SelfLoops += b.selfLoops
 	return g, nil
 }
 
@@ -375,72 +299,12 @@ func (b *Builder) resolveLabels(g *Graph) error {
 		i, _ := slices.BinarySearch(all, l)
 		return uint32(i)
 	}
-	b.src = make([]uint32, len(b.lsrc))
-	b.dst = make([]uint32, len(b.ldst))
+	b.e = make([]uint32, 2*len(b.lsrc))
 	for i := range b.lsrc {
-		b.src[i] = id(b.lsrc[i])
-		b.dst[i] = id(b.ldst[i])
+		b.e[2*i] = id(b.lsrc[i])
+		b.e[2*i+1] = id(b.ldst[i])
 	}
 	b.n = len(all)
 	b.lsrc, b.ldst, b.extra = nil, nil, nil
 	return nil
-}
-
-// sortLists sorts every adjacency list (with its weights), the vertices
-// split across up to GOMAXPROCS goroutines by arc count: lists do not
-// overlap, so the result does not depend on the split. It reports false
-// when the watch stopped it.
-func sortLists(off, adj, wt []uint32, w *watch) bool {
-	n := len(off) - 1
-	parts := max(1, min(runtime.GOMAXPROCS(0), 8, len(adj)/(1<<16)))
-	bounds := make([]int, parts+1)
-	for k := 1; k <= parts; k++ {
-		target := uint32(int64(len(adj)) * int64(k) / int64(parts))
-		bounds[k] = max(bounds[k-1], sort.Search(n, func(v int) bool { return off[v] >= target }))
-	}
-	bounds[parts] = n
-	stop := make([]bool, parts)
-	var wg sync.WaitGroup
-	for k := range parts {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for v := bounds[k]; v < bounds[k+1]; v++ {
-				// Only the first part reports progress: the watch is not
-				// shared between goroutines.
-				if k == 0 && (v-bounds[0])%tick == 0 && !w.at("building the adjacency lists", int64(v)*int64(n)/int64(max(bounds[1], 1)), int64(n)) {
-					stop[k] = true
-					return
-				}
-				seg := adj[off[v]:off[v+1]]
-				if wt == nil {
-					slices.Sort(seg)
-				} else {
-					sortWeighted(seg, wt[off[v]:off[v+1]])
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	return !stop[0]
-}
-
-// sortWeighted sorts a neighbour segment and its weights together, by
-// neighbour and then by weight, so that deduplication keeps the lightest arc.
-func sortWeighted(adj, w []uint32) {
-	sort.Sort(weightedSeg{adj, w})
-}
-
-type weightedSeg struct{ adj, w []uint32 }
-
-func (s weightedSeg) Len() int { return len(s.adj) }
-func (s weightedSeg) Less(i, j int) bool {
-	if s.adj[i] != s.adj[j] {
-		return s.adj[i] < s.adj[j]
-	}
-	return s.w[i] < s.w[j]
-}
-func (s weightedSeg) Swap(i, j int) {
-	s.adj[i], s.adj[j] = s.adj[j], s.adj[i]
-	s.w[i], s.w[j] = s.w[j], s.w[i]
 }

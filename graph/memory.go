@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	"math"
 	"os"
 
 	"github.com/gravf-tui/gravf-tui/internal/membudget"
@@ -9,13 +10,16 @@ import (
 
 // Peak memory of loading a graph, measured with graph stats (maximum
 // resident set) on uniform, R-MAT, line and grid graphs and on edge-list
-// files: the Builder holds every drawn edge (two uint32, and a weight)
-// until it sorts them into the CSR arrays, which hold every arc again.
+// files: the Builder holds every drawn edge as two uint32 (and a weight)
+// while the first counting sort of Build files every arc under its target;
+// the second writes the final lists over the edge pairs when undirected (two
+// arcs per edge), into an array of their own when directed. Each build
+// goroutine keeps a position per vertex.
 const (
 	bytesPerDrawUndirected = 16
-	bytesPerDrawDirected   = 12
+	bytesPerDrawDirected   = 16
 	bytesPerWeightedDraw   = 16 // extra, undirected or directed
-	bytesPerVertex         = 16
+	bytesPerVertex         = 16 // offsets, the scramble permutation, slack
 	// A text file costs about five times its size: the labels of every
 	// line as uint64 pairs, the label map, then the arrays.
 	bytesPerFileByte = 5
@@ -44,7 +48,8 @@ func (g GenSpec) memoryEstimate() uint64 {
 	if g.MaxWeight > 0 {
 		per += bytesPerWeightedDraw
 	}
-	return uint64(draws*per + float64(g.numVertices())*bytesPerVertex)
+	perVertex := float64(bytesPerVertex + 4*csrParts(math.MaxInt))
+	return uint64(draws*per + float64(g.numVertices())*perVertex)
 }
 
 // checkMemory refuses a generator spec whose graph would not fit the

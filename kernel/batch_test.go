@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gravf-tui/gravf-tui/graph"
@@ -315,8 +316,10 @@ scatter = "m = satadd(update.x, edge.w) + satadd(u8(250), u8(superstep * 3))"
 // foldKernels have gathers that pull recognises: an 8-bit sum that wraps,
 // and a min with its operands the other way round.
 var foldKernels = map[string]string{
-	"foldadd": foldKernel("foldadd", "x = state.x + msg.m"),
-	"foldmin": foldKernel("foldmin", "x = min(msg.m, state.x)"),
+	"foldadd":   foldKernel("foldadd", "x = state.x + msg.m"),
+	"foldmin":   foldKernel("foldmin", "x = min(msg.m, state.x)"),
+	"foldmax":   foldKernel("foldmax", "x = max(state.x, msg.m)"),
+	"foldmin40": strings.NewReplacer("8]", "40]", "u8(", "u40(").Replace(foldKernel("foldmin40", "x = min(msg.m, state.x)")),
 }
 
 func foldKernel(name, gather string) string {
@@ -346,7 +349,7 @@ func TestPullMatchesPush(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, name := range []string{"pr", "foldadd", "foldmin"} {
+		for _, name := range []string{"pr", "foldadd", "foldmin", "foldmax", "foldmin40"} {
 			k := bindSample(t, name, g)
 			if recogniseFold(k.Checked.Gather) == nil {
 				t.Fatalf("%s: gather not recognised as a fold", name)

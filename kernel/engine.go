@@ -156,32 +156,41 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 			return nil, err
 		}
 		e.parallel(func(w *worker) { w.apply(e, s) })
-		senders, updates, messages = senders[:0], updates[:0], messages[:0]
 		var msgs int64
+		active := 0
 		for _, w := range e.workers {
-			senders = append(senders, w.senders...)
-			updates = append(updates, w.updates...)
-			messages = append(messages, w.messages...)
 			msgs += w.msgs
+			active += len(w.senders)
+		}
+		// Pull reads every worker's own senders; push, and the caller,
+		// read them concatenated in id order.
+		pull := e.fold != nil && float64(msgs) >= pullFraction*float64(g.NumArcs())
+		if !pull || opt.Senders != nil {
+			senders, updates, messages = senders[:0], updates[:0], messages[:0]
+			for _, w := range e.workers {
+				senders = append(senders, w.senders...)
+				updates = append(updates, w.updates...)
+				messages = append(messages, w.messages...)
+			}
 		}
 		e.foldGlobals()
 		if opt.Senders != nil {
 			opt.Senders(s, senders)
 		}
-		st := Superstep{Index: s, Active: len(senders), Messages: msgs}
+		st := Superstep{Index: s, Active: active, Messages: msgs}
 		res.Supersteps = append(res.Supersteps, st)
 		res.Messages += msgs
 		if opt.Progress != nil {
 			opt.Progress(st)
 		}
-		if len(senders) == 0 {
+		if active == 0 {
 			res.Converged = true
 			e.states(res.States)
 			res.Saturated = e.saturated()
 			return res, nil
 		}
-		if e.fold != nil && float64(msgs) >= pullFraction*float64(g.NumArcs()) {
-			e.pull(senders, updates, messages)
+		if pull {
+			e.pull()
 		} else {
 			e.parallel(func(w *worker) { w.scatterGather(e, s+1, senders, updates, messages) })
 		}

@@ -1,5 +1,7 @@
 package kernel
 
+import "math"
+
 // Pull gather. When a kernel's gather folds one message field into one
 // state field with +, min or max (PR's sum, for example) and the graph is
 // undirected, a superstep in which most arcs carry a message is cheaper
@@ -48,64 +50,110 @@ func recogniseFold(cp *CheckedProgram) *pullFold {
 	return &pullFold{op: n.Op, float: n.Type.Float, mask: n.Type.Mask(), field: st.Index, msg: b.Index}
 }
 
-// pullRange gathers the destinations [lo, hi) from the senders flagged in
-// sent, whose messages are in msgs (one value per vertex).
-func (f *pullFold) pullRange(e *engine, lo, hi uint32, sent []bool, msgs []uint64) {
+// identity is the value that leaves the fold's accumulator unchanged, bit
+// for bit: a vertex that did not send holds it, so that the pull loops
+// fold every neighbour without asking who sent. -0 is the f32 identity
+// (x + -0 is x for every x, +0 and -0 included; x + +0 would turn -0 into
+// +0).
+func (f *pullFold) identity() uint64 {
+	switch {
+	case f.float:
+		return 1 << 31
+	case f.op == OpMin:
+		return f.mask
+	}
+	return 0 // + and max
+}
+
+// pullRange gathers the destinations [lo, hi) from the dense messages of
+// every vertex (the identity for those that did not send), in 32-bit
+// words when the message fits them (f32 always does).
+func (f *pullFold) pullRange(e *engine, lo, hi uint32) {
+	if e.dense32 != nil {
+		if f.float {
+			f.pullF32(e, lo, hi, e.dense32)
+			return
+		}
+		pullInts(f, e, lo, hi, e.dense32)
+		return
+	}
+	pullInts(f, e, lo, hi, e.dense64)
+}
+
+// pullF32 is the f32 sum: float32 rounding at every step, in neighbour
+// order, as the closures do.
+func (f *pullFold) pullF32(e *engine, lo, hi uint32, msgs []uint32) {
 	g, st := e.g, e.fields[f.field]
+	off, adj := g.Offsets, g.Adj
 	for v := lo; v < hi; v++ {
-		nbrs := g.Adj[g.Offsets[v]:g.Offsets[v+1]]
+		a := f32(st.get(int(v)))
+		for _, u := range adj[off[v]:off[v+1]] {
+			a += math.Float32frombits(msgs[u])
+		}
+		st.set(int(v), bits(a))
+	}
+}
+
+func pullInts[T uint32 | uint64](f *pullFold, e *engine, lo, hi uint32, msgs []T) {
+	g, st := e.g, e.fields[f.field]
+	off, adj := g.Offsets, g.Adj
+	for v := lo; v < hi; v++ {
+		nbrs := adj[off[v]:off[v+1]]
 		acc := st.get(int(v))
-		switch {
-		case f.float:
-			// op is + (recogniseFold): float32 rounding at every step, as
-			// the closures do.
-			a := f32(acc)
+		switch f.op {
+		case OpAdd:
 			for _, u := range nbrs {
-				if sent[u] {
-					a += f32(msgs[u])
-				}
+				acc += uint64(msgs[u])
 			}
-			acc = bits(a)
-		case f.op == OpAdd:
+			acc &= f.mask
+		case OpMin:
 			for _, u := range nbrs {
-				if sent[u] {
-					acc = (acc + msgs[u]) & f.mask
-				}
-			}
-		case f.op == OpMin:
-			for _, u := range nbrs {
-				if sent[u] {
-					acc = min(acc, msgs[u])
-				}
+				acc = min(acc, uint64(msgs[u]))
 			}
 		default:
 			for _, u := range nbrs {
-				if sent[u] {
-					acc = max(acc, msgs[u])
-				}
+				acc = max(acc, uint64(msgs[u]))
 			}
 		}
 		st.set(int(v), acc)
 	}
 }
 
-// pull gathers the superstep's messages by pulling, on every worker.
-func (e *engine) pull(senders []uint32, updates, messages []uint64) {
+// pull gathers the superstep's messages by pulling, on every worker: each
+// first spreads its own senders' messages over its range of the dense
+// array, then, once all have, gathers its range.
+func (e *engine) pull() {
 	f := e.fold
-	if e.sent == nil {
-		n := e.g.NumVertices()
-		e.sent, e.msgDense = make([]bool, n), make([]uint64, n)
+	if e.dense32 == nil && e.dense64 == nil {
+		if n := e.g.NumVertices(); e.k.Checked.MessageT[f.msg].Width <= 32 {
+			e.dense32 = make([]uint32, n)
+		} else {
+			e.dense64 = make([]uint64, n)
+		}
 	}
-	vals, stride := messages, len(e.k.Checked.MessageT)
-	if e.k.scatterCopy {
-		vals, stride = updates, e.nu
+	id := f.identity()
+	e.parallel(func(w *worker) {
+		vals, stride := w.messages, len(e.k.Checked.MessageT)
+		if e.k.scatterCopy {
+			vals, stride = w.updates, e.nu
+		}
+		if d := e.dense32; d != nil {
+			spread(d, w.lo, w.hi, uint32(id), w.senders, vals, stride, f.msg)
+		} else {
+			spread(e.dense64, w.lo, w.hi, id, w.senders, vals, stride, f.msg)
+		}
+	})
+	e.parallel(func(w *worker) { f.pullRange(e, w.lo, w.hi) })
+}
+
+// spread fills dense[lo:hi] with the identity, then with the message of
+// every sender (all of them in [lo, hi)).
+func spread[T uint32 | uint64](dense []T, lo, hi uint32, id T, senders []uint32, vals []uint64, stride, field int) {
+	part := dense[lo:hi]
+	for i := range part {
+		part[i] = id
 	}
 	for i, u := range senders {
-		e.sent[u] = true
-		e.msgDense[u] = vals[i*stride+f.msg]
-	}
-	e.parallel(func(w *worker) { f.pullRange(e, w.lo, w.hi, e.sent, e.msgDense) })
-	for _, u := range senders {
-		e.sent[u] = false
+		dense[u] = T(vals[i*stride+field])
 	}
 }

@@ -17,10 +17,10 @@ type engine struct {
 	fields  []field
 	workers []*worker
 	// fold is the gather in the form pull runs (nil: always push), with
-	// its per-vertex scratch: who sent, and what.
-	fold     *pullFold
-	sent     []bool
-	msgDense []uint64
+	// the message of every vertex, in 32-bit words where it fits.
+	fold    *pullFold
+	dense32 []uint32
+	dense64 []uint64
 	// Globals (kernels that have any): ng fields; global is what apply
 	// reads this superstep, contrib every vertex's contribution of the
 	// last apply sweep (ng values per vertex), folded in vertex order.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gravf-tui/gravf-tui/arch"
 	"github.com/gravf-tui/gravf-tui/kernel"
@@ -140,11 +141,48 @@ type Workload struct {
 	spreads *spreadMemo
 }
 
-// spreadMemo holds spread(n) in a slice, NaN until computed (a map
-// lookup cost more than the rest of an evaluation).
+// spreadMemo holds spread(n) in a table of float64 bits, 0 until computed
+// (a sum of positive terms, or 0 when nothing is counted, which is cheap to
+// recompute). Readers load the table and one entry atomically, without a
+// lock, since every point of a sweep reads it twice; writers take the lock
+// and grow the table by doubling, so that a stale table only costs a
+// recomputation.
 type spreadMemo struct {
-	mu sync.Mutex
-	s  []float64
+	mu    sync.Mutex
+	table atomic.Pointer[[]atomic.Uint64]
+}
+
+func (m *spreadMemo) get(n int) (float64, bool) {
+	t := m.table.Load()
+	if t == nil || n >= len(*t) {
+		return 0, false
+	}
+	b := (*t)[n].Load()
+	return math.Float64frombits(b), b != 0
+}
+
+func (m *spreadMemo) put(n int, v float64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t := m.table.Load()
+	if t == nil || n >= len(*t) {
+		size := 64
+		if t != nil {
+			size = len(*t)
+		}
+		for size <= n {
+			size *= 2
+		}
+		grown := make([]atomic.Uint64, size)
+		if t != nil {
+			for i := range *t {
+				grown[i].Store((*t)[i].Load())
+			}
+		}
+		t = &grown
+		m.table.Store(t)
+	}
+	(*t)[n].Store(math.Float64bits(v))
 }
 
 // WithProfiles returns a copy of the workload with other profiles, and
@@ -180,11 +218,10 @@ const maxSpreadMemo = 1 << 16
 // vertices, when every vertex's out-neighbours fall at random into n
 // groups: sum over v of n * (1 - (1-1/n)^deg(v)). It is memoised per n.
 func (w *Workload) spread(n int) float64 {
-	if m := w.spreads; m != nil {
-		m.mu.Lock()
-		defer m.mu.Unlock()
-		if n < len(m.s) && !math.IsNaN(m.s[n]) {
-			return m.s[n]
+	m := w.spreads
+	if m != nil && n >= 0 {
+		if v, ok := m.get(n); ok {
+			return v
 		}
 	}
 	q := 1 - 1/float64(n)
@@ -194,11 +231,8 @@ func (w *Workload) spread(n int) float64 {
 			sum += float64(dc[1]) * float64(n) * (1 - math.Pow(q, float64(dc[0])))
 		}
 	}
-	if m := w.spreads; m != nil && n >= 0 && n < maxSpreadMemo {
-		for len(m.s) <= n {
-			m.s = append(m.s, math.NaN())
-		}
-		m.s[n] = sum
+	if m != nil && n >= 0 && n < maxSpreadMemo {
+		m.put(n, sum)
 	}
 	return sum
 }
@@ -275,6 +309,21 @@ func (l Limits) Each(f func(name string, teps float64)) {
 	}
 }
 
+// min returns the smallest limit and its name (+Inf and "" when none
+// applies); ties go to the first in Each's order.
+func (l Limits) min() (float64, string) {
+	best, name := math.Inf(1), ""
+	for i, v := range [...]*float64{l.PE, l.Mem, l.If, l.Net} {
+		if v != nil && *v < best {
+			best, name = *v, limitNames[i]
+		}
+	}
+	return best, name
+}
+
+// limitNames are the limits' names in Each's order.
+var limitNames = [...]string{LimitPE, LimitMem, LimitIf, LimitNet}
+
 // Get returns a limit by name.
 func (l Limits) Get(name string) (float64, bool) {
 	var p *float64
@@ -337,7 +386,12 @@ type Capacity struct {
 // ErrCapacity marks a configuration whose data does not fit.
 var ErrCapacity = errors.New("does not fit")
 
-func ptr(f float64) *float64 { return &f }
+// resultStore holds what a Result points to, in one allocation: an
+// evaluation in a sweep allocates nothing else.
+type resultStore struct {
+	limits [4]float64 // pe, mem, if, net
+	mem    MemDetail
+}
 
 // wireSizes returns the on-wire update and message sizes: the hardware
 // contract's link items (arch.WireBits), in link words.
@@ -435,6 +489,11 @@ func evaluate(p *Platform, w *Workload, c Config, reasons bool) (Result, error) 
 		r.Reasons = make(map[string]string, 4)
 	}
 	r.Sizes = p.wireSizes(w, c)
+	st := new(resultStore)
+	set := func(l **float64, i int, v float64) {
+		st.limits[i] = v
+		*l = &st.limits[i]
+	}
 	nF, nP := float64(c.FPGAs), float64(c.PEs)
 	d := w.Degree()
 	cpe := w.CPE
@@ -444,16 +503,17 @@ func evaluate(p *Platform, w *Workload, c Config, reasons bool) (Result, error) 
 
 	// 1. Processing elements.
 	lpe := nF * nP * p.ClockHz / cpe
-	r.Limits.PE = ptr(lpe)
+	set(&r.Limits.PE, 0, lpe)
 	if reasons {
 		r.Reasons[LimitPE] = fmt.Sprintf("%d FPGAs x %d PEs at %.1f MHz, %.2f cycles per edge (%s)", c.FPGAs, c.PEs, p.ClockHz/1e6, cpe, w.CPESource)
 	}
 
 	// 2. Off-chip memory, refined for access granularity.
 	if c.Mem == OffChip && p.MemBitsPerSec > 0 {
-		m := p.memLimits(w, c, r.Sizes.Edge)
+		m := &st.mem
+		p.memLimits(w, c, r.Sizes.Edge, m)
 		r.MemDetail = m
-		r.Limits.Mem = ptr(m.Expected)
+		set(&r.Limits.Mem, 1, m.Expected)
 		if reasons {
 			r.Reasons[LimitMem] = fmt.Sprintf("%.1f GiB/s per FPGA; an edge costs %.0f bits of %d-bit words (%d-bit edge, %.2f lists read per edge for this graph; worst case %.0f MTEPS, no granularity %.0f MTEPS)",
 				p.MemBitsPerSec/8/(1<<30), m.BitsPerEdge, m.WordBits, r.Sizes.Edge, m.ListsPerEdge, m.WorstCase/1e6, m.Basic/1e6)
@@ -483,14 +543,14 @@ func evaluate(p *Platform, w *Workload, c Config, reasons bool) (Result, error) 
 			}
 			r.RemoteCopies = copies
 			lif := groupIf / mu * g / copies * d
-			r.Limits.If = ptr(lif)
+			set(&r.Limits.If, 2, lif)
 			if reasons {
 				r.Reasons[LimitIf] = fmt.Sprintf("network interface: each update (%.0f bits on the wire) is sent to %.2f of %d other %ss (%s); d = %.1f; BW_if = %.2f GiB/s",
 					mu, copies, groups-1, unit, how, d, groupIf/8/(1<<30))
 			}
 			if groupNet > 0 {
 				lnet := groupNet / (copies * mu) * d
-				r.Limits.Net = ptr(lnet)
+				set(&r.Limits.Net, 3, lnet)
 				if reasons {
 					r.Reasons[LimitNet] = fmt.Sprintf("network: %.2f copies of every %.0f-bit update share %.2f GiB/s; d = %.1f", copies, mu, groupNet/8/(1<<30), d)
 				}
@@ -500,14 +560,14 @@ func evaluate(p *Platform, w *Workload, c Config, reasons bool) (Result, error) 
 			remote := (g - 1) / g // share of messages that leave their FPGA
 			r.RemoteCopies = remote
 			lif := groupIf * g / (remote * mm)
-			r.Limits.If = ptr(lif)
+			set(&r.Limits.If, 2, lif)
 			if reasons {
 				r.Reasons[LimitIf] = fmt.Sprintf("network interface: %.0f %% of the messages (%.0f bits each) leave their %s; BW_if = %.2f GiB/s",
 					100*remote, mm, unit, groupIf/8/(1<<30))
 			}
 			if groupNet > 0 {
 				lnet := groupNet / (remote * mm)
-				r.Limits.Net = ptr(lnet)
+				set(&r.Limits.Net, 3, lnet)
 				if reasons {
 					r.Reasons[LimitNet] = fmt.Sprintf("network: %.0f %% of all %.0f-bit messages share %.2f GiB/s", 100*remote, mm, groupNet/8/(1<<30))
 				}
@@ -515,12 +575,7 @@ func evaluate(p *Platform, w *Workload, c Config, reasons bool) (Result, error) 
 		}
 	}
 
-	r.TSys = math.Inf(1)
-	r.Limits.Each(func(name string, v float64) {
-		if v < r.TSys {
-			r.TSys, r.Binding = v, name
-		}
-	})
+	r.TSys, r.Binding = r.Limits.min()
 	r.Capacity = p.capacity(w, c, r.Sizes)
 	if !r.Capacity.Fits {
 		return r, fmt.Errorf("%w: %s", ErrCapacity, r.Capacity.Problem)
@@ -543,8 +598,8 @@ type MemDetail struct {
 	WordBits     int     `json:"word_bits"`
 }
 
-// memLimits computes the memory limit three ways.
-func (p *Platform) memLimits(w *Workload, c Config, edgeBits int) *MemDetail {
+// memLimits computes the memory limit three ways into m.
+func (p *Platform) memLimits(w *Workload, c Config, edgeBits int, m *MemDetail) {
 	nF := float64(c.FPGAs)
 	me := float64(edgeBits)
 	word := max(p.MemWordBits, edgeBits)
@@ -554,7 +609,7 @@ func (p *Platform) memLimits(w *Workload, c Config, edgeBits int) *MemDetail {
 		lists = c.FPGAs * c.PEs
 	}
 	arcs := float64(max(w.Arcs, 1))
-	m := &MemDetail{WordBits: word, Basic: nF * p.MemBitsPerSec / me}
+	*m = MemDetail{WordBits: word, Basic: nF * p.MemBitsPerSec / me}
 	worst := float64(w.Vertices) / arcs * float64(lists)
 	if worst >= 1 {
 		m.WorstCase = nF * p.MemBitsPerSec / mw
@@ -577,7 +632,6 @@ func (p *Platform) memLimits(w *Workload, c Config, edgeBits int) *MemDetail {
 		m.BitsPerEdge = me + m.ListsPerEdge*(mw-me)
 	}
 	m.Expected = nF * p.MemBitsPerSec / m.BitsPerEdge
-	return m
 }
 
 // capacity checks vertex and edge storage for one configuration.
