@@ -26,8 +26,15 @@ build:
 # The package timeout is Go's per test binary; gen runs Icarus, Verilator and
 # yosys on many projects and needs more than the default 10 minutes when the
 # machine is shared.
+#
+# After the tests, the device nodes a careless write could replace must
+# still be devices: a test or command that renames a file onto /dev/null as
+# root would break every later shell redirection on the machine, and the
+# safe-output promise of docs/RELIABILITY.md is that nothing does.
+DEVICES := /dev/null /dev/full /dev/zero
 test: tools vet
 	$(GO) test -count=1 -timeout 30m ./...
+	@for d in $(DEVICES); do test -c $$d || { echo "make test: $$d is no longer a character device; a test replaced it"; exit 1; }; done
 
 # check-large exports WCC and BFS on large graphs (the GraVF code base's
 # scale-14 Graph500 graph, R-MAT scale 16) for 4 FPGAs with edges in block

@@ -281,6 +281,9 @@ type Job struct {
 	// cachedOnly runs the job only if the prediction's profiles it needs
 	// are computed already (see Notebook.Ready).
 	cachedOnly bool
+	// boundOnly evaluates the asked model cell without its prediction and
+	// keeps the output out of the cache (see Notebook.Bound).
+	boundOnly bool
 	// keep is the folder results are kept in ("" for none), keepErr the
 	// first failure to write one there.
 	keep    string
@@ -360,6 +363,11 @@ func (j *Job) Run(ctx context.Context, progress func(Progress)) (Output, error) 
 	outs := make([]Output, len(j.steps))
 	for si, st := range j.steps {
 		key := "cell:" + st.hash
+		if j.boundOnly && si == len(j.steps)-1 {
+			// Not the cell's result: computed each time, never cached.
+			e := &evaluator{ctx: ctx, job: j, st: st, outs: outs, boundOnly: true, progress: func(Progress) {}}
+			return e.run()
+		}
 		if e, ok := j.cache.get(key); ok {
 			if e.err != nil {
 				return nil, j.wrap(st, e.err)

@@ -30,6 +30,9 @@ type evaluator struct {
 	// cachedOnly makes the prediction use only profiles computed before
 	// (see Notebook.Ready).
 	cachedOnly bool
+	// boundOnly leaves the prediction out of a model cell (see
+	// Notebook.Bound).
+	boundOnly bool
 }
 
 func (e *evaluator) run() (Output, error) {
@@ -473,7 +476,7 @@ func (e *evaluator) model(in *Model) (Output, error) {
 		return nil, err
 	}
 	var ps *model.Profiles
-	if in.Latency {
+	if in.Latency && !e.boundOnly {
 		if ps, err = e.profiles(d); err != nil {
 			return nil, err
 		}

@@ -1,6 +1,9 @@
 package explorer
 
-import "errors"
+import (
+	"context"
+	"errors"
+)
 
 // This file holds what an interactive front end needs beyond Plan and
 // Result: which cells a cell reads, and whether a cell can be evaluated
@@ -37,30 +40,67 @@ func (nb *Notebook) Ready(i int) bool {
 	case *Platform, *Kernel, *Notes:
 		return true
 	case *Model:
-		dc := nb.depCells(i)
-		for _, k := range required[KindModel] {
-			j, ok := dc[k]
-			if !ok {
-				return false
-			}
-			if _, _, ok := nb.Result(j); !ok {
-				return false
-			}
-		}
-		memo := map[int]string{}
-		kd := nb.hash(dc[KindKernel], memo) + "/" + nb.hash(dc[KindDataset], memo)
-		keys := []string{"bind:" + kd, "deg:" + nb.hash(dc[KindDataset], memo)}
-		if in.Latency {
-			keys = append(keys, "ref:"+kd)
-		}
-		for _, key := range keys {
-			if _, ok := nb.cache.get(key); !ok {
-				return false
-			}
-		}
-		return !in.Latency || nb.predictionCached(i)
+		return nb.modelInputsCached(i, in.Latency) && (!in.Latency || nb.predictionCached(i))
 	}
 	return false
+}
+
+// modelInputsCached reports whether model cell i's dependencies have
+// results and the graph-sized work it needs (the kernel bound to the
+// graph, the degree histogram and, with latency, the reference run) is
+// cached.
+func (nb *Notebook) modelInputsCached(i int, latency bool) bool {
+	dc := nb.depCells(i)
+	for _, k := range required[KindModel] {
+		j, ok := dc[k]
+		if !ok {
+			return false
+		}
+		if _, _, ok := nb.Result(j); !ok {
+			return false
+		}
+	}
+	memo := map[int]string{}
+	kd := nb.hash(dc[KindKernel], memo) + "/" + nb.hash(dc[KindDataset], memo)
+	keys := []string{"bind:" + kd, "deg:" + nb.hash(dc[KindDataset], memo)}
+	if latency {
+		keys = append(keys, "ref:"+kd)
+	}
+	for _, key := range keys {
+		if _, ok := nb.cache.get(key); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// Bound evaluates model cell i without its prediction, at once: the four
+// limits, T_sys and what binds for the current inputs, with nF x nP chosen
+// on T_sys where the cell leaves them to the optimiser. A front end shows
+// it while the prediction (which may need new profiles of the reference
+// run, seconds on a large graph) is computed in the background, so that
+// the bound follows every edit. It returns nil and no error when the cell
+// is not a model cell with a prediction or its inputs are not evaluated
+// yet, and the evaluation's error when it fails. The output is not the
+// cell's result and is not cached.
+func (nb *Notebook) Bound(i int) (*ModelOutput, error) {
+	if i < 0 || i >= len(nb.Cells) {
+		return nil, nil
+	}
+	if in, ok := nb.Cells[i].In.(*Model); !ok || !in.Latency || !nb.modelInputsCached(i, false) {
+		return nil, nil
+	}
+	job, err := nb.Plan(i)
+	if err != nil {
+		return nil, err
+	}
+	job.boundOnly = true
+	out, err := job.Run(context.Background(), nil)
+	if err != nil {
+		return nil, err
+	}
+	mo, _ := out.(*ModelOutput)
+	return mo, nil
 }
 
 // FieldError is an evaluation error that one field of one cell caused:

@@ -150,3 +150,57 @@ func TestModelFor(t *testing.T) {
 		t.Error("a model in an empty notebook")
 	}
 }
+
+// TestBound: while a model cell waits for a new profile, Bound gives its
+// limits and T_sys at once, equal to the full evaluation's, without a
+// prediction and without caching anything as the cell's result.
+func TestBound(t *testing.T) {
+	nb := Default()
+	if b, err := nb.Bound(5); b != nil || err != nil {
+		t.Errorf("a bound before the dataset was loaded: %v, %v", b, err)
+	}
+	if _, err := nb.Eval(context.Background(), 5, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := nb.Edit(1, func(in Input) error { in.(*Platform).FPGAs, in.(*Platform).PEs = 3, 5; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := nb.Eval(context.Background(), 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	if nb.Ready(5) {
+		t.Fatal("the model is ready before the profile of 3 x 5 PEs was computed")
+	}
+	b, err := nb.Bound(5)
+	if b == nil || err != nil {
+		t.Fatalf("no bound with the model's inputs evaluated: %v", err)
+	}
+	if b.Prediction != nil {
+		t.Error("the bound carries a prediction")
+	}
+	if _, _, ok := nb.Result(5); ok {
+		t.Error("the bound was cached as the cell's result")
+	}
+	out, err := nb.Eval(context.Background(), 5, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := out.(*ModelOutput)
+	if full.Prediction == nil || b.TSys != full.TSys || b.Binding != full.Binding || b.FPGAs != 3 || b.PEs != 5 {
+		t.Errorf("bound T_sys %g (%s, %dx%d), full evaluation %g (%s, %dx%d, prediction %v)",
+			b.TSys, b.Binding, b.FPGAs, b.PEs, full.TSys, full.Binding, full.FPGAs, full.PEs, full.Prediction != nil)
+	}
+	if b, err := nb.Bound(2); b != nil || err != nil {
+		t.Error("a bound for a kernel cell")
+	}
+	// An impossible design is the evaluation's error.
+	if err := nb.Edit(1, func(in Input) error { in.(*Platform).PEs = 500; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := nb.Eval(context.Background(), 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := nb.Bound(5); b != nil || err == nil {
+		t.Errorf("500 PEs per FPGA: bound %v, error %v", b, err)
+	}
+}

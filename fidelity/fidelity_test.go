@@ -108,9 +108,10 @@ func datasetDir(t *testing.T) string {
 }
 
 // TestCISubset simulates the CI subset at both levels of detail and holds
-// fast detail to its bounds: within 5 % of cycle detail in total cycles
-// and 10 % in every superstep of at least 1000 cycles. The model's
-// prediction is reported, not held here.
+// fast detail to its bounds (within 5 % of cycle detail in total cycles
+// and 10 % in every superstep of at least 1000 cycles) and the model's
+// prediction to its own: within 15 % of cycle detail's throughput on every
+// point that traverses at least 100,000 edges, and never above T_sys.
 func TestCISubset(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates about 40 designs at cycle detail")
@@ -130,6 +131,13 @@ func TestCISubset(t *testing.T) {
 		if !m.FastOK() {
 			t.Errorf("%s: fast detail %+.2f %% in total (bound %.0f %%), worst superstep %s (bound %.0f %%)",
 				m.Name, 100*m.FastErr, 100*fidelity.FastTotalBound, step, 100*fidelity.FastStepBound)
+		}
+		if !m.ModelOK() {
+			t.Errorf("%s: the model predicts %.0f MTEPS, cycle detail runs %.0f (%+.1f %%, bound %.0f %% from %d traversed edges; %d here), T_sys %.0f",
+				m.Name, m.Predicted/1e6, m.CycleTEPS/1e6, 100*m.ModelErr, 100*fidelity.ModelBound, fidelity.ModelMinEdges, m.Messages, m.TSys/1e6)
+		}
+		if m.Messages >= fidelity.ModelMinEdges && m.Predicted <= 0 {
+			t.Errorf("%s: the model has no prediction", m.Name)
 		}
 		if math.IsNaN(m.FastErr) || m.Cycle <= 0 {
 			t.Errorf("%s: no cycles measured", m.Name)

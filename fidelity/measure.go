@@ -71,6 +71,17 @@ type Measurement struct {
 
 	CycleSeconds float64 `json:"cycle_wall_seconds"`
 	FastSeconds  float64 `json:"fast_wall_seconds"`
+
+	// NoFast says that fast detail was not run (validate --model-only):
+	// the fast figures are empty and FastOK holds.
+	NoFast bool `json:"no_fast,omitempty"`
+	// CycleFrom names the earlier run whose cycle-detail result the
+	// measurement reuses (validate --cycle-from); empty when cycle
+	// detail ran now.
+	CycleFrom string `json:"cycle_from,omitempty"`
+	// Prediction is the model's prediction in full (MeasureModel only:
+	// the breakdown per superstep, to compare with CycleSteps).
+	Prediction *model.Prediction `json:"prediction,omitempty"`
 }
 
 // StepDiff is one superstep at both levels of detail.
@@ -86,6 +97,9 @@ func (m *Measurement) ModelChecked() bool { return m.Predicted > 0 && m.Messages
 
 // FastOK reports whether fast detail is within its bounds on this point.
 func (m *Measurement) FastOK() bool {
+	if m.NoFast {
+		return true
+	}
 	return math.Abs(m.FastErr) <= FastTotalBound && (m.WorstStep == nil || math.Abs(m.WorstStep.Err) <= FastStepBound)
 }
 
@@ -105,7 +119,17 @@ func Measure(ctx context.Context, env Env, p Point) (*Measurement, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Name(), err)
 	}
-	return in.measure(ctx)
+	return in.measure(ctx, true)
+}
+
+// MeasureCycle is Measure without fast detail: the reference engine,
+// cycle detail and the model's prediction.
+func MeasureCycle(ctx context.Context, env Env, p Point) (*Measurement, error) {
+	in, err := load(env, p)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.Name(), err)
+	}
+	return in.measure(ctx, false)
 }
 
 // inputs is a point with its graph, kernel and board loaded.
@@ -173,28 +197,25 @@ func (in *inputs) setup(d sim.Detail) *sim.Setup {
 		Partitioner: graph.Greedy, Filter: true, Detail: d}
 }
 
-func (in *inputs) measure(ctx context.Context) (*Measurement, error) {
+func (in *inputs) measure(ctx context.Context, fast bool) (*Measurement, error) {
 	p := in.p
-	act, _, err := model.RecordActivity(ctx, in.k, in.g, kernel.RunOptions{})
+	act, pr, err := in.predict(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("%s: reference: %w", p.Name(), err)
+		return nil, err
+	}
+	details := []sim.Detail{sim.Cycle}
+	if fast {
+		details = append(details, sim.Fast)
 	}
 	var res [2]*sim.Result
 	var wall [2]float64
-	for i, d := range []sim.Detail{sim.Cycle, sim.Fast} {
+	for i, d := range details {
 		start := time.Now()
 		s := in.setup(d)
 		if d == sim.Cycle {
-			// The model's prediction for the simulated design, as the
-			// model cell computes it (the reference run's activity on the
-			// partition the simulator makes): sim reports it as
+			// sim reports the bound and the prediction as model_tsys and
 			// model_predicted_teps.
-			pr, err := model.PredictFor(ctx, in.board, in.k, in.g, model.Config{FPGAs: p.FPGAs, PEs: p.PEs, Arch: p.Arch, Mem: p.Mem, Filter: true},
-				p.PE, model.NewProfiles(in.g, act, graph.PartitionOptions{Method: s.Partitioner}))
-			if err != nil {
-				return nil, fmt.Errorf("%s: model: %w", p.Name(), err)
-			}
-			s.ModelPredictedTEPS = pr.TEPS
+			s.ModelTSys, s.ModelPredictedTEPS = in.tsys(), pr.TEPS
 		}
 		r, err := sim.Run(ctx, s)
 		if err != nil {
@@ -202,29 +223,114 @@ func (in *inputs) measure(ctx context.Context) (*Measurement, error) {
 		}
 		res[i], wall[i] = r, time.Since(start).Seconds()
 	}
-	cyc, fast := res[0], res[1]
+	cyc := res[0]
 	m := &Measurement{Point: p, Name: p.Name(), Graph: in.g.Name, Vertices: in.g.NumVertices(), Arcs: int64(in.g.NumArcs()),
-		Messages: cyc.Messages, Supersteps: len(act.Steps), Cycle: cyc.Cycles, Fast: fast.Cycles,
-		FastErr: rel(float64(fast.Cycles), float64(cyc.Cycles)), CycleTEPS: cyc.TEPS, FastTEPS: fast.TEPS, TSys: cyc.ModelTSys,
-		CycleSeconds: wall[0], FastSeconds: wall[1]}
-	if fast.Messages != cyc.Messages {
-		return nil, fmt.Errorf("%s: fast detail counts %d messages, cycle detail %d", p.Name(), fast.Messages, cyc.Messages)
-	}
+		Messages: cyc.Messages, Supersteps: len(act.Steps), Cycle: cyc.Cycles, CycleTEPS: cyc.TEPS, TSys: cyc.ModelTSys,
+		CycleSeconds: wall[0], NoFast: !fast}
 	if math.IsInf(m.TSys, 0) || math.IsNaN(m.TSys) {
 		m.TSys = 0 // no limit binds (JSON has no infinity)
 	}
-	m.compareSteps(cyc.PerSuperstep, fast.PerSuperstep)
 	for _, st := range cyc.PerSuperstep {
 		m.CycleSteps = append(m.CycleSteps, st.Cycles)
 	}
-	for _, st := range fast.PerSuperstep {
-		m.FastSteps = append(m.FastSteps, st.Cycles)
+	if fast {
+		f := res[1]
+		if f.Messages != cyc.Messages {
+			return nil, fmt.Errorf("%s: fast detail counts %d messages, cycle detail %d", p.Name(), f.Messages, cyc.Messages)
+		}
+		m.Fast, m.FastErr, m.FastTEPS, m.FastSeconds = f.Cycles, rel(float64(f.Cycles), float64(cyc.Cycles)), f.TEPS, wall[1]
+		m.compareSteps(cyc.PerSuperstep, f.PerSuperstep)
+		for _, st := range f.PerSuperstep {
+			m.FastSteps = append(m.FastSteps, st.Cycles)
+		}
 	}
 	if pr := cyc.ModelPredictedTEPS; pr > 0 && cyc.TEPS > 0 {
 		m.Predicted = pr
 		m.ModelErr = rel(pr, cyc.TEPS)
 	}
 	return m, nil
+}
+
+// predict runs the reference engine and the model's prediction for the
+// simulated design, as the model cell computes it: the reference run's
+// activity on the partition the simulator makes. A kernel that does not
+// converge within the reference run's superstep limit has no prediction
+// (TEPS 0).
+func (in *inputs) predict(ctx context.Context) (*model.Activity, model.Prediction, error) {
+	p := in.p
+	act, _, err := model.RecordActivity(ctx, in.k, in.g, kernel.RunOptions{})
+	if err != nil {
+		return nil, model.Prediction{}, fmt.Errorf("%s: reference: %w", p.Name(), err)
+	}
+	pr, err := model.PredictFor(ctx, in.board, in.k, in.g, in.config(), p.PE, model.NewProfiles(in.g, act, graph.PartitionOptions{Method: graph.Greedy}))
+	if err != nil {
+		return nil, model.Prediction{}, fmt.Errorf("%s: model: %w", p.Name(), err)
+	}
+	return act, pr, nil
+}
+
+// config is the point's design for the model.
+func (in *inputs) config() model.Config {
+	p := in.p
+	return model.Config{FPGAs: p.FPGAs, PEs: p.PEs, Arch: p.Arch, Mem: p.Mem, Filter: true}
+}
+
+// tsys is the model's T_sys for the point's design, as sim compares with.
+func (in *inputs) tsys() float64 {
+	return model.TSysFor(in.board, in.k, in.g, in.config(), in.p.PE)
+}
+
+// MeasureModel measures the model's prediction of point p against the
+// cycle-detail result of an earlier measurement of the same point
+// (stored, from a --json run), without simulating: cycle detail is
+// deterministic, so its cycles stand as long as the simulator's cycle
+// behaviour has not changed since. It fails unless stored is a
+// measurement of p (the same design, graph, size, traversed edges and
+// supersteps as the reference run gives now). The fast-detail figures of
+// stored are dropped (NoFast); CycleFrom names where the cycles came
+// from.
+func MeasureModel(ctx context.Context, env Env, p Point, stored *Measurement, from string) (*Measurement, error) {
+	in, err := load(env, p)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.Name(), err)
+	}
+	act, pr, err := in.predict(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := stored.matches(in, act); err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", p.Name(), from, err)
+	}
+	m := &Measurement{Point: p, Name: p.Name(), Graph: in.g.Name, Vertices: in.g.NumVertices(), Arcs: int64(in.g.NumArcs()),
+		Messages: stored.Messages, Supersteps: len(act.Steps), Cycle: stored.Cycle, CycleSteps: stored.CycleSteps,
+		CycleSeconds: stored.CycleSeconds, NoFast: true, CycleFrom: from, Prediction: &pr}
+	m.CycleTEPS = float64(m.Messages) / (float64(m.Cycle) / in.board.ClockHz())
+	if t := in.tsys(); !math.IsInf(t, 0) {
+		m.TSys = t
+	}
+	if pr.TEPS > 0 {
+		m.Predicted = pr.TEPS
+		m.ModelErr = rel(pr.TEPS, m.CycleTEPS)
+	}
+	return m, nil
+}
+
+// matches checks that m measured the point in describes and the graph and
+// reference run it loads now.
+func (m *Measurement) matches(in *inputs, act *model.Activity) error {
+	a, b := m.Point, in.p
+	a.Why, b.Why, a.CI, b.CI = "", "", false, false
+	switch {
+	case a != b:
+		return fmt.Errorf("the stored point is %+v, the corpus's %+v", m.Point, in.p)
+	case m.Graph != in.g.Name || m.Vertices != in.g.NumVertices() || m.Arcs != int64(in.g.NumArcs()):
+		return fmt.Errorf("the stored graph is %s (%d vertices, %d arcs), the corpus's %s (%d, %d)", m.Graph, m.Vertices, m.Arcs, in.g.Name, in.g.NumVertices(), in.g.NumArcs())
+	case m.Messages != act.Messages() || m.Supersteps != len(act.Steps):
+		return fmt.Errorf("the stored run traverses %d edges in %d supersteps, the reference run now %d in %d", m.Messages, m.Supersteps, act.Messages(), len(act.Steps))
+	case m.Cycle <= 0 || len(m.CycleSteps) == 0:
+		return errors.New("the stored point has no cycle-detail result")
+	}
+	return nil
 }
 
 // compareSteps finds the superstep of at least StepMinCycles cycles (at

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -41,11 +42,14 @@ func stat(xs []float64) Stat {
 
 // Group summarises the points of one kernel or one graph class.
 type Group struct {
-	By    string `json:"by"` // "kernel" or "class"
-	Name  string `json:"name"`
-	Fast  Stat   `json:"fast_total"`
-	Step  Stat   `json:"fast_superstep"` // over every point's worst superstep
-	Model Stat   `json:"model"`          // over the points held to the model's bound
+	By   string `json:"by"` // "kernel" or "class"
+	Name string `json:"name"`
+	// Points counts the group's points; Fast.N may be fewer (points
+	// measured without fast detail).
+	Points int  `json:"points"`
+	Fast   Stat `json:"fast_total"`
+	Step   Stat `json:"fast_superstep"` // over every point's worst superstep
+	Model  Stat `json:"model"`          // over the points held to the model's bound
 }
 
 // Summary is what `gravf-tui validate` prints.
@@ -61,6 +65,12 @@ type Summary struct {
 	// FastFailures and ModelFailures count the points outside the bounds.
 	FastFailures  int `json:"fast_failures"`
 	ModelFailures int `json:"model_failures"`
+	// NoFast counts the points measured without fast detail; CycleFrom
+	// lists the earlier runs whose cycle-detail results were reused, and
+	// Reused how many points reuse one.
+	NoFast    int      `json:"no_fast,omitempty"`
+	CycleFrom []string `json:"cycle_from,omitempty"`
+	Reused    int      `json:"cycle_reused,omitempty"`
 }
 
 // Summarise groups measurements by kernel and by graph class and lists the
@@ -78,6 +88,15 @@ func Summarise(ms []*Measurement, n int) Summary {
 		}
 	}
 	for _, m := range ms {
+		if m.NoFast {
+			s.NoFast++
+		}
+		if m.CycleFrom != "" {
+			s.Reused++
+			if !slices.Contains(s.CycleFrom, m.CycleFrom) {
+				s.CycleFrom = append(s.CycleFrom, m.CycleFrom)
+			}
+		}
 		if !m.FastOK() {
 			s.FastFailures++
 		}
@@ -85,7 +104,7 @@ func Summarise(ms []*Measurement, n int) Summary {
 			s.ModelFailures++
 		}
 	}
-	s.WorstFast = worst(ms, n, func(m *Measurement) (float64, bool) { return m.FastErr, true })
+	s.WorstFast = worst(ms, n, func(m *Measurement) (float64, bool) { return m.FastErr, !m.NoFast })
 	s.WorstStep = worst(ms, n, func(m *Measurement) (float64, bool) {
 		if m.WorstStep == nil {
 			return 0, false
@@ -109,7 +128,9 @@ func keep(ms []*Measurement, f func(*Measurement) bool) []*Measurement {
 func group(by, name string, ms []*Measurement) Group {
 	var fast, step, mod []float64
 	for _, m := range ms {
-		fast = append(fast, m.FastErr)
+		if !m.NoFast {
+			fast = append(fast, m.FastErr)
+		}
 		if m.WorstStep != nil {
 			step = append(step, m.WorstStep.Err)
 		}
@@ -117,7 +138,7 @@ func group(by, name string, ms []*Measurement) Group {
 			mod = append(mod, m.ModelErr)
 		}
 	}
-	return Group{By: by, Name: name, Fast: stat(fast), Step: stat(step), Model: stat(mod)}
+	return Group{By: by, Name: name, Points: len(ms), Fast: stat(fast), Step: stat(step), Model: stat(mod)}
 }
 
 // worst returns the n measurements with the largest |error|, worst first
@@ -151,10 +172,11 @@ func statCells(s Stat) string {
 func (s Summary) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "%d points; bounds: fast within %.0f %% of cycle in total and %.0f %% per superstep of >= %d cycles; the model's prediction within %.0f %% where >= %d edges are traversed\n\n",
 		s.Points, 100*FastTotalBound, 100*FastStepBound, StepMinCycles, 100*ModelBound, ModelMinEdges)
+	s.writeProvenance(w)
 	fmt.Fprintf(w, "%-8s %-17s %6s  %-19s  %-19s  %-19s\n", "", "", "", "fast/cycle, total", "fast, superstep", "model/cycle, TEPS")
 	fmt.Fprintf(w, "%-8s %-17s %6s  %9s %9s  %9s %9s  %9s %9s\n", "by", "group", "points", "median", "worst", "median", "worst", "median", "worst")
 	for _, g := range append([]Group{s.All}, s.Groups...) {
-		fmt.Fprintf(w, "%-8s %-17s %6d  %s  %s  %s\n", g.By, g.Name, g.Fast.N, statCells(g.Fast), statCells(g.Step), statCells(g.Model))
+		fmt.Fprintf(w, "%-8s %-17s %6d  %s  %s  %s\n", g.By, g.Name, g.Points, statCells(g.Fast), statCells(g.Step), statCells(g.Model))
 	}
 	list := func(title string, ms []*Measurement, cell func(*Measurement) string) {
 		if len(ms) == 0 {
@@ -178,6 +200,19 @@ func (s Summary) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "\n%d points outside the fast bounds, %d outside the model's\n", s.FastFailures, s.ModelFailures)
 }
 
+// writeProvenance says what a summary did not measure now.
+func (s Summary) writeProvenance(w io.Writer) {
+	if s.Reused > 0 {
+		fmt.Fprintf(w, "cycle detail of %d points reused from %s (not simulated now); the model's prediction evaluated now\n", s.Reused, strings.Join(s.CycleFrom, ", "))
+	}
+	if s.NoFast > 0 {
+		fmt.Fprintf(w, "fast detail not run on %d points\n", s.NoFast)
+	}
+	if s.Reused+s.NoFast > 0 {
+		fmt.Fprintln(w)
+	}
+}
+
 // WritePoints prints one line per measurement, in corpus order.
 func WritePoints(w io.Writer, ms []*Measurement) {
 	fmt.Fprintf(w, "%-62s %10s %10s %8s %9s %8s %8s\n", "point", "cycle", "fast", "fast", "superstep", "model", "checked")
@@ -191,7 +226,11 @@ func WritePoints(w io.Writer, ms []*Measurement) {
 			mod = pct(m.ModelErr)
 		}
 		flag := strings.TrimSpace(map[bool]string{true: "", false: "FAST"}[m.FastOK()] + " " + map[bool]string{true: "", false: "MODEL"}[m.ModelOK()])
-		fmt.Fprintf(w, "%-62s %10d %10d %8s %9s %8s %8s\n", m.Name, m.Cycle, m.Fast, pct(m.FastErr), step, mod, flag)
+		fast, fastErr := strconv.FormatInt(m.Fast, 10), pct(m.FastErr)
+		if m.NoFast {
+			fast, fastErr = "-", "-"
+		}
+		fmt.Fprintf(w, "%-62s %10d %10s %8s %9s %8s %8s\n", m.Name, m.Cycle, fast, fastErr, step, mod, flag)
 	}
 }
 
@@ -205,10 +244,11 @@ func (s Summary) WriteMarkdown(w io.Writer, ms []*Measurement, points bool) {
 		}
 		return fmt.Sprintf("%.2f %% | %s", 100*st.Median, pctf(st.Worst))
 	}
+	s.writeProvenance(w)
 	fmt.Fprintf(w, "| by | group | points | fast, total: median | worst | fast, superstep: median | worst | model: points | median | worst |\n")
 	fmt.Fprintf(w, "|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, g := range append([]Group{s.All}, s.Groups...) {
-		fmt.Fprintf(w, "| %s | %s | %d | %s | %s | %d | %s |\n", g.By, g.Name, g.Fast.N, cell(g.Fast), cell(g.Step), g.Model.N, cell(g.Model))
+		fmt.Fprintf(w, "| %s | %s | %d | %s | %s | %d | %s |\n", g.By, g.Name, g.Points, cell(g.Fast), cell(g.Step), g.Model.N, cell(g.Model))
 	}
 	list := func(title string, ms []*Measurement, head string, row func(*Measurement) string) {
 		if len(ms) == 0 {
@@ -245,7 +285,11 @@ func (s Summary) WriteMarkdown(w io.Writer, ms []*Measurement, points bool) {
 				mod += " *"
 			}
 		}
-		fmt.Fprintf(w, "| %s | %d | %s | %s | %s |\n", m.Name, m.Cycle, pctf(m.FastErr), step, mod)
+		fast := pctf(m.FastErr)
+		if m.NoFast {
+			fast = "-"
+		}
+		fmt.Fprintf(w, "| %s | %d | %s | %s | %s |\n", m.Name, m.Cycle, fast, step, mod)
 	}
 }
 

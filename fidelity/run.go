@@ -20,6 +20,12 @@ type Progress struct {
 // that fails stops the run with its error (the others already running
 // finish first).
 func Run(ctx context.Context, env Env, points []Point, workers int, progress func(Progress)) ([]*Measurement, error) {
+	return RunFunc(ctx, points, workers, func(ctx context.Context, p Point) (*Measurement, error) { return Measure(ctx, env, p) }, progress)
+}
+
+// RunFunc is Run with another measurement of each point (MeasureCycle,
+// MeasureModel).
+func RunFunc(ctx context.Context, points []Point, workers int, measure func(context.Context, Point) (*Measurement, error), progress func(Progress)) ([]*Measurement, error) {
 	if workers < 1 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -35,7 +41,7 @@ func Run(ctx context.Context, env Env, points []Point, workers int, progress fun
 	for w := 0; w < min(workers, max(len(points), 1)); w++ {
 		wg.Go(func() {
 			for i := range next {
-				m, err := Measure(ctx, env, points[i])
+				m, err := measure(ctx, points[i])
 				mu.Lock()
 				out[i], errs[i] = m, err
 				done++

@@ -2,6 +2,9 @@ package gen
 
 import (
 	"context"
+	"fmt"
+	"io/fs"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -142,4 +145,62 @@ func BenchmarkYosysPerPE(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkExport times the export of WCC on R-MAT scale 16 (about 2 M
+// arcs), 4 x 9 with edges off-chip and 2 x 4 in block RAM, the graph and
+// its reference run outside the timer, and reports the megabytes written
+// per second and the bytes of memory allocated per arc (the images are
+// streamed, so this stays near the partition's and the layout's).
+// GRAVF_BENCH_GRAPH overrides the graph (the figure is for
+// rmat:scale=18,ef=16).
+func BenchmarkExport(b *testing.B) {
+	spec := os.Getenv("GRAVF_BENCH_GRAPH")
+	if spec == "" {
+		spec = "rmat:scale=16,ef=16,seed=1"
+	}
+	g, err := graph.Load(spec, graph.ReadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, _ := samples.Kernel("wcc")
+	k, err := s.Bind(kernel.Env{Vertices: g.NumVertices()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	brd, _ := boards.Get("ac510")
+	for _, c := range []struct {
+		nF, nP int
+		mem    arch.MemKind
+	}{{4, 9, arch.OffChip}, {2, 4, arch.BRAM}} {
+		b.Run(fmt.Sprintf("%dx%d-%s", c.nF, c.nP, c.mem), func(b *testing.B) {
+			var written int64
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				dir := filepath.Join(b.TempDir(), "proj")
+				if _, err := Export(context.Background(), ExportOptions{Board: brd, Kernel: k, Graph: g, FPGAs: c.nF, PEs: c.nP, Filter: true, Mem: c.mem, Dir: dir,
+					ToolVersions: map[string]string{"iverilog": "pinned"}}); err != nil {
+					b.Fatal(err)
+				}
+				written += dirSize(b, dir)
+			}
+			b.ReportMetric(float64(written)/1e6/b.Elapsed().Seconds(), "MB/s")
+		})
+	}
+}
+
+func dirSize(b *testing.B, dir string) int64 {
+	var n int64
+	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		n += info.Size()
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return n
 }

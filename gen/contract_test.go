@@ -178,7 +178,11 @@ func checkImageWidths(t *testing.T, s *System) {
 			t.Errorf("%s: no layout for this image", p)
 			continue
 		}
-		for i, line := range strings.Split(strings.TrimSuffix(s.Files[p], "\n"), "\n") {
+		text, err := s.Content(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
 			if len(line) != l.HexDigits() {
 				t.Fatalf("%s:%d: %d hex digits, the %s (%s) has %d", p, i+1, len(line), l.Name, l, l.HexDigits())
 			}

@@ -123,12 +123,8 @@ func Estimate(ctx context.Context, s *System, family string) (fpga, pe Resources
 		return fpga, pe, err
 	}
 	defer os.RemoveAll(dir)
-	for p, c := range s.Files {
-		f := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
-			return fpga, pe, err
-		}
-		if err := os.WriteFile(f, []byte(c), 0o644); err != nil {
+	for _, p := range s.Paths() {
+		if err := writeSystemFile(s, filepath.Join(dir, filepath.FromSlash(p)), p); err != nil {
 			return fpga, pe, err
 		}
 	}
@@ -180,4 +176,25 @@ func tail(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// writeSystemFile writes the system's file p (a streamed image or a text
+// file) to path, creating its folder.
+func writeSystemFile(s *System, path, p string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	b := bufio.NewWriter(f)
+	err = s.WriteFile(b, p)
+	if err == nil {
+		err = b.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -158,11 +159,7 @@ func Export(ctx context.Context, o ExportOptions) (*Manifest, error) {
 		o.Board.ClockMHz, sv.boardComment, 1000/o.Board.ClockMHz)
 	files[project+".core"] = fusesoc(sys, o, sv, project)
 	files["README.md"] = projectReadme(sys, o, m)
-	var paths []string
-	for p := range files {
-		paths = append(paths, p)
-	}
-	paths = append(paths, "manifest.json")
+	paths := append(sys.Paths(), "manifest.json")
 	sort.Strings(paths)
 	m.Files = paths
 	mj, err := json.MarshalIndent(m, "", "  ")
@@ -171,7 +168,7 @@ func Export(ctx context.Context, o ExportOptions) (*Manifest, error) {
 	}
 	files["manifest.json"] = string(mj) + "\n"
 
-	if err := WriteProject(ctx, o.Dir, replace, paths, files); err != nil {
+	if err := writeProject(ctx, o.Dir, replace, paths, sys.WriteFile); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -182,6 +179,16 @@ func Export(ctx context.Context, o ExportOptions) (*Manifest, error) {
 // previous export when replace (from CheckOutputDir) is set. Every export
 // target writes through it.
 func WriteProject(ctx context.Context, dir string, replace bool, paths []string, files map[string]string) error {
+	return writeProject(ctx, dir, replace, paths, func(w io.Writer, p string) error {
+		_, err := io.WriteString(w, files[p])
+		return err
+	})
+}
+
+// writeProject writes the files at paths with write (the memory images
+// are streamed, not held) into a temporary folder and renames it into
+// place, as WriteProject.
+func writeProject(ctx context.Context, dir string, replace bool, paths []string, write func(w io.Writer, p string) error) error {
 	if err := os.MkdirAll(filepath.Dir(filepath.Clean(dir)), 0o755); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
@@ -194,7 +201,7 @@ func WriteProject(ctx context.Context, dir string, replace bool, paths []string,
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := d.WriteFile(p, []byte(files[p]), 0o644); err != nil {
+		if err := d.Write(p, 0o644, func(w io.Writer) error { return write(w, p) }); err != nil {
 			return fmt.Errorf("export: %w", err)
 		}
 	}
@@ -242,8 +249,8 @@ func Prepare(ctx context.Context, o ExportOptions, load bool) (*System, *Manifes
 		em := d.EdgeMemory
 		m.OffChip = &ManifestMemory{Memory: em.Memory, WordBits: em.WordBits, SlotBits: em.SlotBits,
 			EdgesPerWord: em.EdgesPerWord, LatencyCycles: em.LatencyCycles, InFlight: em.InFlight, WordsPerCycle: em.WordsPerCycle}
-		for _, em := range sys.Memories {
-			m.OffChip.Words = append(m.OffChip.Words, len(em.Words))
+		for f := 0; f < o.FPGAs; f++ {
+			m.OffChip.Words = append(m.OffChip.Words, sys.MemoryWords(f))
 		}
 	}
 	for n, p := range k.Checked.Params {

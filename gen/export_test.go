@@ -234,30 +234,6 @@ puts [join $read "\n"]
 	}
 }
 
-// BenchmarkExport measures the export of a 4 x 9 system for a graph of
-// about a million edges (rmat scale 16, ef 16: 65536 vertices, so 36 edge
-// indices of 65536 entries each), files written to disk.
-func BenchmarkExport(b *testing.B) {
-	spec, _ := samples.Kernel("wcc")
-	g, err := graph.Load("rmat:scale=16,ef=16,seed=1", graph.ReadOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	k, err := spec.Bind(kernel.Env{Vertices: g.NumVertices()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	brd, _ := boards.Get("ac510")
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		dir := filepath.Join(b.TempDir(), "proj")
-		if _, err := Export(context.Background(), ExportOptions{Board: brd, Kernel: k, Graph: g, FPGAs: 4, PEs: 9, Filter: true, Dir: dir}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(g.NumEdges())/1e6, "Medges")
-}
-
 // TestExportOffChipProject checks what an off-chip project lists: the
 // manifest's memory, the Makefile's and the FuseSoC core's testbench and
 // memory images, the README's memory ports and every lint waiver with its

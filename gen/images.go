@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/gravf-tui/gravf-tui/arch"
@@ -51,124 +50,81 @@ type PEImages struct {
 // BuildImages lays out the memories of every PE of a GraVF-M design and
 // returns how much the PEs hold (the extent that fixes the address widths
 // of their memories). With filter false every update goes to every FPGA.
+// The images hold every entry (an edge index has one per vertex of the
+// graph on every PE); the export streams them instead (System.WriteFile).
 func BuildImages(d *arch.Design, k *kernel.Kernel, g *graph.Graph, p *graph.Partition, filter bool) ([]PEImages, arch.Extent, error) {
-	var ext arch.Extent
-	if k.Vertices != g.NumVertices() {
-		return nil, ext, fmt.Errorf("kernel bound to %d vertices, graph has %d", k.Vertices, g.NumVertices())
-	}
-	if err := kernel.EdgeData(k, g); err != nil {
+	bram := *d
+	bram.Mem = arch.BRAM // the edge index's starts count edges; LayOutOffChip makes them words
+	t, ext, err := newTables(&bram, k, g, p, filter)
+	if err != nil {
 		return nil, ext, err
 	}
-	layout := graph.NewEdgeLayout(g, p)
-	nPE := p.NumPEs()
-	var flt *graph.Filter
-	if filter && p.FPGAs > 1 {
-		flt = graph.NewFilter(g, p)
-	}
-	ims := make([]PEImages, nPE)
-	ctx := k.NewCtx()
-	state := make([]uint64, len(k.Checked.VertexT))
-	for pe := 0; pe < nPE; pe++ {
-		im := &ims[pe]
-		im.PE = pe
-		im.Index = make([]IndexEntry, g.NumVertices())
-		for u := 0; u < g.NumVertices(); u++ {
-			nbrs, ws := layout.Local(pe, uint32(u))
-			im.Index[u] = IndexEntry{Start: uint32(len(im.Edges)), Len: uint32(len(nbrs)), Degree: uint32(g.OutDegree(uint32(u)))}
-			for i, v := range nbrs {
-				e := EdgeEntry{Global: v, Local: p.Local[v], Data: kernel.UnitEdge(k)}
-				if ws != nil {
-					e.Data = uint64(ws[i])
-				}
-				im.Edges = append(im.Edges, e)
-			}
-		}
-		home := pe / p.PEs
-		for _, v := range p.Members[pe] {
-			var mask uint64
-			j := 0
-			for f := 0; f < p.FPGAs; f++ {
-				if f == home {
-					continue
-				}
-				if flt == nil || flt.Has(v, f) {
-					mask |= 1 << uint(j)
-				}
-				j++
-			}
-			im.Vertices = append(im.Vertices, VertexEntry{Global: v, Degree: uint32(g.OutDegree(v)), Mask: mask})
-			ctx.ID, ctx.Degree = uint64(v), uint64(g.OutDegree(v))
-			k.Init(ctx, state)
-			im.State = append(im.State, d.State.Hex(state...))
-		}
-		ext.MaxLocal = max(ext.MaxLocal, len(im.Vertices))
-		ext.MaxEdges = max(ext.MaxEdges, len(im.Edges))
-	}
-	return ims, ext, nil
+	t.d = d
+	return t.images(), ext, nil
 }
 
-// writeWords writes a $readmemh image of n words, at least one (an empty
-// memory still needs a word to load): word(i, dst) appends word i in hex.
-func writeWords(wr io.Writer, l arch.Layout, n int, word func(i int, dst []byte) []byte) error {
-	var b []byte
+// images holds every PE's tables, the edge index's starts counting edges.
+func (t *tables) images() []PEImages {
+	ims := make([]PEImages, t.p.NumPEs())
+	for pe := range ims {
+		im := &ims[pe]
+		im.PE = pe
+		im.Index = make([]IndexEntry, 0, t.g.NumVertices())
+		t.index(pe, false, func(e IndexEntry) { im.Index = append(im.Index, e) })
+		im.Edges = make([]EdgeEntry, 0, t.edges[pe])
+		t.edgeList(pe, func(e EdgeEntry) { im.Edges = append(im.Edges, e) })
+		t.vertices(pe, func(v VertexEntry, state []uint64) {
+			im.Vertices = append(im.Vertices, v)
+			im.State = append(im.State, t.d.State.Hex(state...))
+		})
+	}
+	return ims
+}
+
+// hold holds every PE's tables and, off-chip, every FPGA's edge memory
+// (SystemOptions.Load).
+func (t *tables) hold(d *arch.Design) ([]PEImages, []EdgeMemory, error) {
+	ims := t.images()
+	if d.Mem != arch.OffChip {
+		return ims, nil, nil
+	}
+	mems, _, err := LayOutOffChip(ims, d.PEs, d.EdgeMemory)
+	return ims, mems, err
+}
+
+// writeImage writes a held image of n words through hexImage.
+func writeImage(wr io.Writer, l arch.Layout, n int, word func(i int, dst []byte) []byte) error {
+	h := newHexImage(wr, l)
 	for i := 0; i < n; i++ {
-		b = append(word(i, b), '\n')
+		h.line(func(dst []byte) []byte { return word(i, dst) })
 	}
-	if n == 0 {
-		b = append(l.AppendHex(b, make([]uint64, len(l.Fields))...), '\n')
-	}
-	_, err := wr.Write(b)
-	return err
+	return h.close()
 }
 
 // WriteIndex writes the edge-index image: {start, length, degree}.
 func (im *PEImages) WriteIndex(wr io.Writer, w arch.Words) error {
-	return writeWords(wr, w.Index, len(im.Index), func(i int, dst []byte) []byte {
-		e := im.Index[i]
-		return w.Index.AppendHex(dst, uint64(e.Start), uint64(e.Len), uint64(e.Degree))
-	})
+	return writeImage(wr, w.Index, len(im.Index), func(i int, dst []byte) []byte { return indexWord(dst, w, im.Index[i]) })
 }
 
 // WriteEdges writes the block-RAM edge image: {global id, local index,
 // edge data}.
 func (im *PEImages) WriteEdges(wr io.Writer, w arch.Words) error {
-	n := len(w.Edge.Fields)
-	return writeWords(wr, w.Edge, len(im.Edges), func(i int, dst []byte) []byte {
-		e := im.Edges[i]
-		vals := [3]uint64{uint64(e.Global), uint64(e.Local), e.Data}
-		return w.Edge.AppendHex(dst, vals[:n]...)
-	})
+	return writeImage(wr, w.Edge, len(im.Edges), func(i int, dst []byte) []byte { return edgeWord(dst, w, im.Edges[i]) })
 }
 
 // WriteVertices writes the vertex-info image: {mask, global id, degree}.
 func (im *PEImages) WriteVertices(wr io.Writer, w arch.Words) error {
-	return writeWords(wr, w.VertexInfo, len(im.Vertices), func(i int, dst []byte) []byte {
-		v := im.Vertices[i]
-		return w.VertexInfo.AppendHex(dst, v.Mask, uint64(v.Global), uint64(v.Degree))
-	})
+	return writeImage(wr, w.VertexInfo, len(im.Vertices), func(i int, dst []byte) []byte { return vertexWord(dst, w, im.Vertices[i]) })
 }
 
 // WriteState writes the initial vertex states, one packed word each.
 func (im *PEImages) WriteState(wr io.Writer, w arch.Words) error {
-	return writeWords(wr, w.State, len(im.State), func(i int, dst []byte) []byte { return append(dst, im.State[i]...) })
+	return writeImage(wr, w.State, len(im.State), func(i int, dst []byte) []byte { return append(dst, im.State[i]...) })
 }
 
 // WriteIDs writes the id table of an off-chip PE: the global id of every
 // local vertex, by local index, for the scatter unit (edge slots hold local
 // indices).
 func (im *PEImages) WriteIDs(wr io.Writer, w arch.Words) error {
-	return writeWords(wr, w.ID, len(im.Vertices), func(i int, dst []byte) []byte {
-		return w.ID.AppendHex(dst, uint64(im.Vertices[i].Global))
-	})
-}
-
-// writeExpected writes the testbench's expected final states of a PE's
-// vertices, padded with zero words to the memory's depth.
-func writeExpected(wr io.Writer, w arch.Words, states [][]uint64, depth int) error {
-	return writeWords(wr, w.State, max(len(states), depth), func(i int, dst []byte) []byte {
-		if i < len(states) {
-			return w.State.AppendHex(dst, states[i]...)
-		}
-		return w.State.AppendHex(dst, make([]uint64, len(w.State.Fields))...)
-	})
+	return writeImage(wr, w.ID, len(im.Vertices), func(i int, dst []byte) []byte { return idWord(dst, w, im.Vertices[i]) })
 }

@@ -60,8 +60,5 @@ func LayOutOffChip(ims []PEImages, pes int, m arch.EdgeMemory) ([]EdgeMemory, in
 // WriteHex writes the memory image ($readmemh): one word per line, at
 // least one.
 func (em *EdgeMemory) WriteHex(wr io.Writer, w arch.Words) error {
-	return writeWords(wr, w.MemWord, len(em.Words), func(i int, dst []byte) []byte {
-		edges := em.Words[i]
-		return w.AppendMemWord(dst, len(edges), func(j int) (uint32, uint64) { return edges[j].Local, edges[j].Data })
-	})
+	return writeImage(wr, w.MemWord, len(em.Words), func(i int, dst []byte) []byte { return memWord(dst, w, em.Words[i]) })
 }

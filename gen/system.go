@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -40,7 +39,12 @@ type SystemOptions struct {
 }
 
 // System is a generated design: files by path relative to the project.
+// The memory images and the expected states are not held: WriteFile
+// writes them from the partition and the edge layout as it goes (their
+// text is tens of times the graph's CSR).
 type System struct {
+	// Files are the text files (RTL, testbench, scripts); Paths and
+	// WriteFile also cover the streamed images.
 	Files    map[string]string
 	Expected *kernel.Result
 	Part     *graph.Partition
@@ -50,21 +54,53 @@ type System struct {
 	Extent arch.Extent
 	Words  arch.Words
 	// Memories are the off-chip edge memories' contents, one per FPGA
-	// (off-chip designs).
+	// (off-chip designs), and Images the PEs' tables, by global PE
+	// (off-chip: the edge index's starts are word addresses in the FPGA's
+	// edge memory), for tops that load them from elsewhere than the images
+	// (SystemOptions.Load; see PEParams). Both are nil otherwise.
 	Memories []EdgeMemory
-	// Images are the PEs' tables, by global PE (off-chip: the edge index's
-	// starts are word addresses in the FPGA's edge memory), for tops that
-	// load them from elsewhere than the images (see PEParams).
-	Images []PEImages
+	Images   []PEImages
+
+	tables  *tables
+	streams map[string]func(io.Writer) error
+}
+
+// MemoryWords is the number of words in FPGA f's off-chip edge memory.
+func (s *System) MemoryWords(f int) int { return s.tables.fpgaWords(f) }
+
+// WriteFile writes the file at path p (one of Paths) to w.
+func (s *System) WriteFile(w io.Writer, p string) error {
+	if write, ok := s.streams[p]; ok {
+		return write(w)
+	}
+	c, ok := s.Files[p]
+	if !ok {
+		return fmt.Errorf("gen: no file %s in the system", p)
+	}
+	_, err := io.WriteString(w, c)
+	return err
+}
+
+// Content returns the text of the file at path p, streamed images
+// included (for tests and small designs: an image of a large graph is
+// large).
+func (s *System) Content(p string) (string, error) {
+	var b strings.Builder
+	err := s.WriteFile(&b, p)
+	return b.String(), err
 }
 
 // OffChip reports whether the design keeps its edges in off-chip memory.
 func (s *System) OffChip() bool { return s.Design.Mem == arch.OffChip }
 
-// Paths returns the file paths in a stable order.
+// Paths returns the file paths, streamed images included, in a stable
+// order.
 func (s *System) Paths() []string {
 	var p []string
 	for f := range s.Files {
+		p = append(p, f)
+	}
+	for f := range s.streams {
 		p = append(p, f)
 	}
 	sort.Strings(p)
@@ -127,13 +163,13 @@ func GenerateSystem(ctx context.Context, o SystemOptions) (*System, error) {
 	if err != nil {
 		return nil, err
 	}
-	ims, ext, err := BuildImages(d, k, g, part, o.Filter)
+	t, ext, err := newTables(d, k, g, part, o.Filter)
 	if err != nil {
 		return nil, err
 	}
-	sys := &System{Files: map[string]string{}, Expected: ref, Part: part, Design: d, Images: ims}
-	if sys.OffChip() {
-		if sys.Memories, ext.MaxWords, err = LayOutOffChip(ims, d.PEs, d.EdgeMemory); err != nil {
+	sys := &System{Files: map[string]string{}, Expected: ref, Part: part, Design: d, tables: t, streams: map[string]func(io.Writer) error{}}
+	if o.Load {
+		if sys.Images, sys.Memories, err = t.hold(d); err != nil {
 			return nil, err
 		}
 	}
@@ -143,15 +179,13 @@ func GenerateSystem(ctx context.Context, o SystemOptions) (*System, error) {
 			return nil, err
 		}
 	}
-	if err := sys.addRTL(k, ims, !o.Load); err != nil {
+	if err := sys.addRTL(k, !o.Load); err != nil {
 		return nil, err
 	}
 	if o.Load {
 		return sys, nil
 	}
-	if err := sys.addImages(ims); err != nil {
-		return nil, err
-	}
+	sys.addImages()
 	sys.Files["tb/gravf_link_model.v"] = testbenchModel("gravf_link_model.v")
 	if sys.OffChip() {
 		sys.Files["tb/gravf_mem_model.v"] = testbenchModel("gravf_mem_model.v")
@@ -167,7 +201,7 @@ func GenerateSystem(ctx context.Context, o SystemOptions) (*System, error) {
 // addRTL adds the synthesizable Verilog: the building blocks, the f32
 // library when a generated kernel uses it, the kernels (generated, or the
 // user's), their adapters and, with top, fpga_top.
-func (s *System) addRTL(k *kernel.Kernel, ims []PEImages, top bool) error {
+func (s *System) addRTL(k *kernel.Kernel, top bool) error {
 	names, blocks := BuildingBlocks()
 	for _, n := range names {
 		s.Files["rtl/"+n] = blocks[n]
@@ -212,7 +246,7 @@ func (s *System) addRTL(k *kernel.Kernel, ims []PEImages, top bool) error {
 	if !top {
 		return nil
 	}
-	v, err := fpgaTop(s, ims, name)
+	v, err := fpgaTop(s, name)
 	if err != nil {
 		return err
 	}
@@ -222,44 +256,43 @@ func (s *System) addRTL(k *kernel.Kernel, ims []PEImages, top bool) error {
 
 // addImages adds the memory images of every PE ($readmemh, named as
 // gravf_fpga reads them), the off-chip memories, and the testbench's
-// expected final states.
-func (s *System) addImages(ims []PEImages) error {
-	w, npe := s.Words, len(ims)
-	for i := range ims {
-		im := &ims[i]
+// expected final states, each streamed when the project is written.
+func (s *System) addImages() {
+	t, w, npe := s.tables, s.Words, s.Design.FPGAs*s.Design.PEs
+	for i := 0; i < npe; i++ {
 		images := []struct {
 			kind  string
-			write func(io.Writer, arch.Words) error
-		}{{"index", im.WriteIndex}, {"edges", im.WriteEdges}, {"vertices", im.WriteVertices}, {"state", im.WriteState}}
+			write func(io.Writer, arch.Words, int) error
+		}{{"index", t.writeIndex}, {"edges", t.writeEdges}, {"vertices", t.writeVertices}, {"state", t.writeState}}
 		if s.OffChip() {
 			// The edges are in the FPGA's memory image; the PE keeps the
 			// table that maps an edge slot's local index to a global id.
-			images[1].kind, images[1].write = "ids", im.WriteIDs
+			images[1].kind, images[1].write = "ids", t.writeIDs
 		}
 		for _, f := range images {
-			var b bytes.Buffer
-			if err := f.write(&b, w); err != nil {
-				return err
-			}
-			s.Files[peFile("mem", i, npe, f.kind)] = b.String()
+			s.streams[peFile("mem", i, npe, f.kind)] = func(wr io.Writer) error { return f.write(wr, w, i) }
 		}
-		// Expected final states, one packed word per local vertex.
-		var states [][]uint64
-		for _, v := range s.Part.Members[i] {
-			states = append(states, s.Expected.State(v))
-		}
-		var b bytes.Buffer
-		if err := writeExpected(&b, w, states, max(s.Extent.MaxLocal, 1)); err != nil {
-			return err
-		}
-		s.Files[peFile("tb", i, npe, "expected")] = b.String()
+		s.streams[peFile("tb", i, npe, "expected")] = func(wr io.Writer) error { return s.writeExpected(wr, i) }
 	}
-	for i := range s.Memories {
-		var b bytes.Buffer
-		if err := s.Memories[i].WriteHex(&b, w); err != nil {
-			return err
+	if s.OffChip() {
+		for f := 0; f < s.Design.FPGAs; f++ {
+			s.streams[fmt.Sprintf("mem/fpga%d_edges.hex", f)] = func(wr io.Writer) error { return t.writeMemory(wr, w, f) }
 		}
-		s.Files[fmt.Sprintf("mem/fpga%d_edges.hex", i)] = b.String()
 	}
-	return nil
+}
+
+// writeExpected writes the testbench's expected final states of PE pe's
+// vertices, one packed word per local vertex, padded with zero words to
+// the memory's depth.
+func (s *System) writeExpected(wr io.Writer, pe int) error {
+	w := s.Words
+	h := newHexImage(wr, w.State)
+	for _, v := range s.Part.Members[pe] {
+		h.line(func(dst []byte) []byte { return w.State.AppendHex(dst, s.Expected.State(v)...) })
+	}
+	zero := make([]uint64, len(w.State.Fields))
+	for h.n < max(s.Extent.MaxLocal, 1) {
+		h.line(func(dst []byte) []byte { return w.State.AppendHex(dst, zero...) })
+	}
+	return h.close()
 }

@@ -3,7 +3,6 @@ package gen
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -53,12 +52,8 @@ func memory(word, slot, latency, inFlight int, wordsPerCycle float64) *arch.Edge
 func writeSystem(t *testing.T, s *System) string {
 	t.Helper()
 	dir := t.TempDir()
-	for p, c := range s.Files {
-		f := filepath.Join(dir, p)
-		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(f, []byte(c), 0o644); err != nil {
+	for _, p := range s.Paths() {
+		if err := writeSystemFile(s, filepath.Join(dir, p), p); err != nil {
 			t.Fatal(err)
 		}
 	}

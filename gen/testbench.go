@@ -74,7 +74,7 @@ func tbFPGA(p *printer, s *System, f int) {
 		p.Linef("wire [%d:0] mem_req_addr%d;", np*s.Words.MemAddrBits-1, f)
 		p.Linef("wire [%d:0] mem_resp_data%d;", np*m.WordBits-1, f)
 		p.Instance("gravf_mem_model", []vparam{{name: "NP", value: strconv.Itoa(np)}, {name: "WORD", value: strconv.Itoa(m.WordBits)},
-			{name: "AW", value: strconv.Itoa(s.Words.MemAddrBits)}, {name: "DEPTH", value: strconv.Itoa(max(len(s.Memories[f].Words), 1))},
+			{name: "AW", value: strconv.Itoa(s.Words.MemAddrBits)}, {name: "DEPTH", value: strconv.Itoa(max(s.MemoryWords(f), 1))},
 			{name: "LATENCY", value: strconv.Itoa(m.LatencyCycles)}, {name: "INFLIGHT", value: strconv.Itoa(m.InFlight)},
 			{name: "RATE", value: verilogReal(m.WordsPerCycle)}, {name: "INIT", value: fmt.Sprintf(`"mem/fpga%d_edges.hex"`, f)}},
 			fmt.Sprintf("mem%d", f), []conn{{"clk", "clk"}, {"rst", "rst"},

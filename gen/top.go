@@ -32,13 +32,14 @@ func perPE(vals []int) string {
 
 // topParams are the parameter values of gravf_fpga for a design: the
 // design's figures from the contract and the per-PE tables.
-func topParams(s *System, ims []PEImages) []vparam {
+func topParams(s *System) []vparam {
 	d, w := s.Design, s.Words
 	var nlocal, nedges []int
-	for i := range ims {
-		nlocal = append(nlocal, max(len(ims[i].Vertices), 1))
-		nedges = append(nedges, max(len(ims[i].Edges), 1))
+	for i := 0; i < d.FPGAs*d.PEs; i++ {
+		nlocal = append(nlocal, max(len(s.Part.Members[i]), 1))
+		nedges = append(nedges, max(s.tables.edges[i], 1))
 	}
+	npe := len(nlocal)
 	offchip, ea := 0, w.EdgeAddrBits
 	m := d.EdgeMemory
 	if s.OffChip() {
@@ -51,7 +52,7 @@ func topParams(s *System, ims []PEImages) []vparam {
 	itoa := strconv.Itoa
 	ps := []vparam{
 		{"FPGA", "FPGA", "which FPGA of the design"},
-		{"NF", itoa(d.FPGAs), "FPGAs"}, {"NP", itoa(d.PEs), "PEs per FPGA"}, {"NVERTICES", itoa(len(ims[0].Index)), "vertices of the graph"},
+		{"NF", itoa(d.FPGAs), "FPGAs"}, {"NP", itoa(d.PEs), "PEs per FPGA"}, {"NVERTICES", itoa(len(s.Part.Local)), "vertices of the graph"},
 		{"VID", itoa(d.VertexIDBits), "bits of a vertex id"}, {"UPW", itoa(d.PayloadBits()), "update payload bus: " + layoutDoc(d.Update)},
 		{"MPW", itoa(max(d.Message.Width(), 1)), "message payload bus: " + layoutDoc(d.Message)},
 		{"STW", itoa(w.State.Width()), "vertex state: " + layoutDoc(w.State)}, {"ED", itoa(d.EdgeData.Width()), "edge data: " + layoutDoc(d.EdgeData)},
@@ -83,9 +84,9 @@ func topParams(s *System, ims []PEImages) []vparam {
 			vparam{"GLOBAL_IDENTITY", globalIdentity(d), "the reductions' identity"})
 	}
 	ps = append(ps,
-		vparam{"NLOCAL", perPE(nlocal), fmt.Sprintf("vertices per PE, PE %d first", len(ims)-1)})
+		vparam{"NLOCAL", perPE(nlocal), fmt.Sprintf("vertices per PE, PE %d first", npe-1)})
 	if !s.OffChip() {
-		ps = append(ps, vparam{"NEDGES", perPE(nedges), fmt.Sprintf("edges per PE, PE %d first", len(ims)-1)})
+		ps = append(ps, vparam{"NEDGES", perPE(nedges), fmt.Sprintf("edges per PE, PE %d first", npe-1)})
 	}
 	return append(ps, vparam{"MEM_DIR", `"mem"`, "folder of the memory images"})
 }
@@ -101,13 +102,12 @@ type Param struct{ Name, Value, Doc string }
 func (s *System) PEParams(g int, load bool) []Param {
 	skip := map[string]bool{"FPGA": true, "NF": true, "NP": true, "RX_DEPTH": true, "TX_DEPTH": true, "MEM_DIR": true, "NLOCAL": true, "NEDGES": true}
 	d := s.Design
-	im := &s.Images[g]
 	out := []Param{{"PE_ID", strconv.Itoa(g), "global PE number"}, {"NPE", strconv.Itoa(d.FPGAs * d.PEs), "PEs in the system"},
-		{"LW", strconv.Itoa(d.MaskBits()), "mask bits"}, {"NLOCAL", strconv.Itoa(max(len(im.Vertices), 1)), "vertices of this PE"}}
+		{"LW", strconv.Itoa(d.MaskBits()), "mask bits"}, {"NLOCAL", strconv.Itoa(max(len(s.Part.Members[g]), 1)), "vertices of this PE"}}
 	if !s.OffChip() {
-		out = append(out, Param{"NEDGES", strconv.Itoa(max(len(im.Edges), 1)), "edges of this PE"})
+		out = append(out, Param{"NEDGES", strconv.Itoa(max(s.tables.edges[g], 1)), "edges of this PE"})
 	}
-	for _, p := range topParams(s, s.Images) {
+	for _, p := range topParams(s) {
 		if !skip[p.name] {
 			out = append(out, Param{p.name, p.value, p.doc})
 		}
@@ -154,7 +154,7 @@ func hazardDoc(d *arch.Design) string {
 // parameter FPGA selecting which, around gravf_fpga with the design's
 // parameter values. It has the link ports only with several FPGAs and the
 // edge memory ports only with off-chip edges.
-func fpgaTop(s *System, ims []PEImages, kernelName string) (string, error) {
+func fpgaTop(s *System, kernelName string) (string, error) {
 	d := s.Design
 	iw, lw := d.LinkItem.Width(), d.MaskBits()
 	var p printer
@@ -188,7 +188,7 @@ func fpgaTop(s *System, ims []PEImages, kernelName string) (string, error) {
 	conns := []conn{{"clk", "clk"}, {"rst", "rst"}}
 	conns = append(conns, topTieOffs(&p, s, iw)...)
 	conns = append(conns, conn{"done", "done"}, conn{"messages", "messages"})
-	p.Instance("gravf_fpga", topParams(s, ims), "fpga", conns)
+	p.Instance("gravf_fpga", topParams(s), "fpga", conns)
 	p.EndModule()
 	return p.String()
 }

@@ -60,8 +60,11 @@ func NewEdgeLayout(g *Graph, p *Partition) *EdgeLayout {
 		l.weights = make([]uint32, arcs)
 	}
 
-	// Split the vertices into chunks of about equal arc counts; each
-	// worker reorders its arcs in place and collects its runs.
+	// Split the vertices into chunks of about equal arc counts. A first
+	// pass counts every vertex's runs (the distinct PEs of its
+	// neighbours), so the runs are written in place by the second, which
+	// reorders the arcs: no per-worker lists to grow and copy, which took
+	// as much memory again as the runs themselves.
 	const minArcsPerWorker = 1 << 16
 	workers := min(runtime.GOMAXPROCS(0), arcs/minArcsPerWorker+1)
 	bounds := make([]int, workers+1)
@@ -70,84 +73,90 @@ func NewEdgeLayout(g *Graph, p *Partition) *EdgeLayout {
 		target := uint32(uint64(arcs) * uint64(k) / uint64(workers))
 		bounds[k] = max(bounds[k-1], sort.Search(n, func(v int) bool { return g.Offsets[v] >= target }))
 	}
-	type chunk struct {
-		pe  []uint16
-		end []uint32
+	parallel := func(work func(lo, hi int, cnt []uint32)) {
+		var wg sync.WaitGroup
+		for k := range workers {
+			wg.Go(func() { work(bounds[k], bounds[k+1], make([]uint32, nPE)) })
+		}
+		wg.Wait()
 	}
-	chunks := make([]chunk, workers)
-	var wg sync.WaitGroup
-	for k := range workers {
-		wg.Go(func() {
-			c := &chunks[k]
-			// A counting sort per vertex by destination PE: stable,
-			// so neighbours stay ascending inside a PE, and O(degree +
-			// distinct PEs) instead of a comparison sort of the list.
-			// cnt is all zero between vertices; used lists the PEs
-			// touched, to reset them.
-			cnt := make([]uint32, nPE)
-			var used []uint16
-			for u := bounds[k]; u < bounds[k+1]; u++ {
-				s, e := g.Offsets[u], g.Offsets[u+1]
-				if s == e {
-					continue
+	parallel(func(lo, hi int, cnt []uint32) {
+		// cnt is all zero between vertices; the second pass of each
+		// vertex resets what the first set.
+		for u := lo; u < hi; u++ {
+			nbrs := g.Adj[g.Offsets[u]:g.Offsets[u+1]]
+			runs := uint32(0)
+			for _, v := range nbrs {
+				if cnt[p.PE[v]] == 0 {
+					runs++
 				}
-				nbrs := g.Adj[s:e]
-				used = used[:0]
-				for _, v := range nbrs {
-					pe := p.PE[v]
-					if cnt[pe] == 0 {
-						used = append(used, pe)
-					}
-					cnt[pe]++
-				}
-				if len(used)*8 > nPE {
-					// Dense: collect the PEs in order by scanning.
-					used = used[:0]
-					for pe, x := range cnt {
-						if x > 0 {
-							used = append(used, uint16(pe))
-						}
-					}
-				} else {
-					slices.Sort(used)
-				}
-				// cnt becomes the next write position of each PE.
-				at := s
-				for _, pe := range used {
-					size := cnt[pe]
-					cnt[pe] = at
-					at += size
-					c.pe = append(c.pe, pe)
-					c.end = append(c.end, at)
-				}
-				for i, v := range nbrs {
-					pe := p.PE[v]
-					l.adj[cnt[pe]] = v
-					if l.weights != nil {
-						l.weights[cnt[pe]] = g.Weights[s+uint32(i)]
-					}
-					cnt[pe]++
-				}
-				for _, pe := range used {
-					cnt[pe] = 0
-				}
-				runs := uint32(len(used))
-				l.runOff[u+1] = runs
+				cnt[p.PE[v]] = 1
 			}
-		})
-	}
-	wg.Wait()
-
+			for _, v := range nbrs {
+				cnt[p.PE[v]] = 0
+			}
+			l.runOff[u+1] = runs
+		}
+	})
 	for u := range n {
 		l.runOff[u+1] += l.runOff[u]
 	}
 	total := int(l.runOff[n])
-	l.runPE = make([]uint16, 0, total)
-	l.runEnd = make([]uint32, 0, total)
-	for _, c := range chunks {
-		l.runPE = append(l.runPE, c.pe...)
-		l.runEnd = append(l.runEnd, c.end...)
-	}
+	l.runPE = make([]uint16, total)
+	l.runEnd = make([]uint32, total)
+	parallel(func(lo, hi int, cnt []uint32) {
+		// A counting sort per vertex by destination PE: stable, so
+		// neighbours stay ascending inside a PE, and O(degree + distinct
+		// PEs) instead of a comparison sort of the list. used lists the
+		// PEs touched, to reset them.
+		var used []uint16
+		for u := lo; u < hi; u++ {
+			s, e := g.Offsets[u], g.Offsets[u+1]
+			if s == e {
+				continue
+			}
+			nbrs := g.Adj[s:e]
+			used = used[:0]
+			for _, v := range nbrs {
+				pe := p.PE[v]
+				if cnt[pe] == 0 {
+					used = append(used, pe)
+				}
+				cnt[pe]++
+			}
+			if len(used)*8 > nPE {
+				// Dense: collect the PEs in order by scanning.
+				used = used[:0]
+				for pe, x := range cnt {
+					if x > 0 {
+						used = append(used, uint16(pe))
+					}
+				}
+			} else {
+				slices.Sort(used)
+			}
+			// cnt becomes the next write position of each PE.
+			at, r := s, l.runOff[u]
+			for i, pe := range used {
+				size := cnt[pe]
+				cnt[pe] = at
+				at += size
+				l.runPE[r+uint32(i)] = pe
+				l.runEnd[r+uint32(i)] = at
+			}
+			for i, v := range nbrs {
+				pe := p.PE[v]
+				l.adj[cnt[pe]] = v
+				if l.weights != nil {
+					l.weights[cnt[pe]] = g.Weights[s+uint32(i)]
+				}
+				cnt[pe]++
+			}
+			for _, pe := range used {
+				cnt[pe] = 0
+			}
+		}
+	})
 
 	l.edgesPerPE = make([]int, l.numPE)
 	l.indexPerPE = make([]int, l.numPE)

@@ -249,6 +249,8 @@ func compose(p *Platform, w *Workload, c Config, tsys float64, prof *Profile) Pr
 	if ifWords <= 0 {
 		ifWords = p.BWIf(c.FPGAs) / f / wordBits
 	}
+	// In items per cycle, as the links' token buckets pass them.
+	pairRate, ifRate := bucketRate(pairWords, item), bucketRate(ifWords, item)
 	memWords := p.MemBitsPerSec / f / float64(max(p.MemWordBits, 1))
 	nPE := float64(c.FPGAs * c.PEs)
 	pr := Prediction{SweepSeconds: float64(prof.Sweep) / f, SyncSeconds: p.SyncCycles(w, c, !prof.MemoryIn) / f}
@@ -276,17 +278,17 @@ func compose(p *Platform, w *Workload, c Config, tsys float64, prof *Profile) Pr
 			mem = float64(s.MemWords) / memWords
 		}
 		if c.FPGAs > 1 {
-			if pairWords > 0 {
-				net = float64(s.LinkItems) * item / pairWords
+			if pairRate > 0 {
+				net = float64(s.LinkItems) / pairRate
 			}
-			if ifWords > 0 {
-				net = max(net, float64(s.IfItems)*item/ifWords)
+			if ifRate > 0 {
+				net = max(net, float64(s.IfItems)/ifRate)
 			}
 		}
-		if c.FPGAs > 1 && c.Arch == GraVFM && s.Messages > 0 && pairWords > 0 && ifWords > 0 {
+		if c.FPGAs > 1 && c.Arch == GraVFM && s.Messages > 0 && pairRate > 0 && ifRate > 0 {
 			flow, ok := flows[s.Set]
 			if !ok {
-				flow = netFlowOf(s, float64(prof.Sweep), pairWords/item, ifWords/item, math.Round(p.LinkLatencySec*f)).cycles()
+				flow = netFlowOf(s, float64(prof.Sweep), pairRate, ifRate, math.Round(p.LinkLatencySec*f)).cycles()
 				flows[s.Set] = flow
 			}
 			// The barrier marker follows the last update over the link,
@@ -336,6 +338,22 @@ func compose(p *Platform, w *Workload, c Config, tsys float64, prof *Profile) Pr
 		}
 	}
 	return pr
+}
+
+// bucketRate returns the items of cost words that a link of rate words
+// per cycle passes per cycle when it never runs dry. Its token bucket
+// holds at most one cycle's words (or one item's, when an item is
+// larger): a saturated link starts every cycle with rate words and sends
+// floor(rate/cost) items, the fraction lost; a link slower than an item
+// sends one every ceil(cost/rate) cycles.
+func bucketRate(rate, cost float64) float64 {
+	if rate <= 0 || cost <= 0 {
+		return rate / max(cost, 1e-9)
+	}
+	if rate >= cost {
+		return math.Floor(rate/cost + 1e-9)
+	}
+	return 1 / math.Ceil(cost/rate-1e-9)
 }
 
 // netFlowOf sets up the network flow of a superstep with links of pair

@@ -85,8 +85,9 @@ type StepWork struct {
 	// (GraVF); EndFPGA is the FPGA that finishes last.
 	End     float64 `json:"end"`
 	EndFPGA int     `json:"end_fpga"`
-	// LinkItems is the most updates (GraVF: messages) one FPGA pair
-	// carries, IfItems the most one FPGA sends in all.
+	// LinkItems is the most updates (GraVF: messages and barrier
+	// markers) one FPGA pair carries, IfItems the most one FPGA sends in
+	// all.
 	LinkItems int64 `json:"link_items"`
 	IfItems   int64 `json:"if_items"`
 	// MemWords is the most edge-memory words one FPGA reads (off-chip).
@@ -307,6 +308,16 @@ func (w *profiler) unicast(senders []uint32) {
 		for _, v := range nbrs {
 			if f := int(pe[v]) / nP; f != home {
 				w.link[home*w.nF+f]++
+			}
+		}
+	}
+	// After its last message every PE sends a barrier marker to every PE:
+	// nP x nP markers cross each FPGA pair, in the same words as a
+	// message.
+	for a := 0; a < w.nF; a++ {
+		for b := 0; b < w.nF; b++ {
+			if a != b {
+				w.link[a*w.nF+b] += int64(nP * nP)
 			}
 		}
 	}

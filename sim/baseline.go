@@ -48,6 +48,7 @@ type bpe struct {
 	// the cycle the globals it completes are folded.
 	globFor, globReady int64
 	hazardSlot         []int64
+	hazardMask         int // local index & hazardMask is the slot
 	lastAny            int64
 
 	issued, hazard, scatterBusy bool
@@ -69,7 +70,7 @@ func newBaseline(s *Setup, p Params) *baseline {
 			mem := s.partition.Members[id]
 			q := &bpe{applyUnit: applyUnit{id: id, fpga: f, members: mem, uq: newRing[item](len(mem) + UpdateQueueExtra)},
 				in: newRing[item](InFIFODepth), outstanding: newRing[resp](p.InFlight + OrderFIFOExtra), bcCompleted: -1, bcHalt: true, globFor: -1,
-				hazardSlot: make([]int64, b.hazard.slots(len(mem))), lastAny: math.MinInt32, barrierTo: -1}
+				hazardSlot: make([]int64, b.hazard.slots(len(mem))), hazardMask: hazardMask(b.hazard.slots(len(mem)), len(mem)), lastAny: math.MinInt32, barrierTo: -1}
 			for o := 0; o < s.PEs+s.FPGAs; o++ {
 				q.voq = append(q.voq, newRing[item](MsgFIFODepth+p.ScatterLatency))
 			}
@@ -192,7 +193,7 @@ func (b *baseline) stepGatherApply(q *bpe) {
 		}
 		return
 	}
-	slot := int(b.part.Local[h.dst]) % len(q.hazardSlot)
+	slot := int(b.part.Local[h.dst]) & q.hazardMask
 	if b.now < q.hazardSlot[slot] {
 		q.hazard = true
 		return

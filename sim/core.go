@@ -21,9 +21,16 @@ type core struct {
 	nPE   int
 	ctx   *kernel.Ctx
 
-	states   []uint64
-	nf, nu   int
-	updPay   [3][]uint64 // update payloads by round mod 3, indexed by vertex
+	states []uint64
+	nf, nu int
+	updPay [3][]uint64 // update payloads by round mod 3, indexed by vertex
+	// msgPay holds, by round mod 3 and sender, the message of a kernel
+	// whose scatter reads only the update, the sender and its degree
+	// (kernel.ScatterPerSender, no globals): scatter runs once per
+	// update, as it is applied, instead of once per edge; every edge's
+	// message is the same value. nil otherwise.
+	msgPay   [3][]uint64
+	nm       int
 	edgeBuf  []uint64
 	hazard   hazard
 	glob     *globals // nil when the kernel has none
@@ -39,7 +46,7 @@ type core struct {
 func newCore(s *Setup, p Params) core {
 	k, g := s.Kernel, s.Graph
 	c := core{s: s, p: p, k: k, g: g, part: s.partition, nPE: s.FPGAs * s.PEs, ctx: k.NewCtx(), offchip: s.Mem == MemOffChip}
-	c.nf, c.nu = len(k.Checked.VertexT), len(k.Checked.UpdateT)
+	c.nf, c.nu, c.nm = len(k.Checked.VertexT), len(k.Checked.UpdateT), len(k.Checked.MessageT)
 	c.states = make([]uint64, g.NumVertices()*c.nf)
 	for i := range c.updPay {
 		c.updPay[i] = make([]uint64, g.NumVertices()*c.nu)
@@ -116,6 +123,9 @@ func (c *core) applyStep(q *applyUnit) {
 		}
 		off := int(v) * c.nu
 		if c.k.Apply(x, c.state(v), c.updPay[q.round%3][off:off+c.nu]) {
+			if c.msgPay[0] != nil {
+				c.scatterOnce(v, q.round)
+			}
 			q.uq.push(item{v: v, round: q.round, kind: kindUpdate, ready: c.now + int64(c.p.ApplyLatency)})
 			q.sent++
 			c.stepOf(q.round).active++
@@ -137,6 +147,17 @@ func (c *core) applyStep(q *applyUnit) {
 	q.mode = modeGather
 	q.st.Apply++
 	c.progress()
+}
+
+// scatterOnce computes sender v's message of round (see msgPay) with
+// the inputs the scatter unit would give it at every edge.
+func (c *core) scatterOnce(v, round uint32) {
+	x := c.ctx
+	off := int(v) * c.nu
+	x.Update = c.updPay[round%3][off : off+c.nu]
+	x.Sender, x.Degree, x.Superstep = uint64(v), uint64(c.g.OutDegree(v)), uint64(round+1)
+	c.k.Scatter(x, c.msgPay[round%3][int(v)*c.nm:int(v)*c.nm+c.nm])
+	x.Superstep = uint64(round) // as apply left it
 }
 
 // Now returns the current cycle (View).

@@ -24,6 +24,10 @@ type item struct {
 	round uint32
 	kind  itemKind
 	halt  bool
+	// run is the edge layout's run of the sender's neighbours on the PE
+	// whose input FIFO holds the item (-1: none there), looked up once
+	// per FPGA when the crossbar broadcasts the update.
+	run   int32
 	ready int64 // the cycle from which it may leave its queue
 	// GraVF messages: the destination vertex (or PE, for a barrier) and
 	// the edge's weight; the payload is computed from these when gathered.
@@ -101,11 +105,12 @@ type pe struct {
 
 	// gather
 	hazardSlot []int64 // per hazard slot (local index mod the slots): the cycle it frees
+	hazardMask int     // local index & hazardMask is the slot (the slots are all or a power of two)
 	lastAny    int64
 
-	// payloads of messages in flight (scatter output), slot = seq % cap
-	paySeq int32
-	pay    []uint64
+	// payloads of messages in flight (scatter output), used in turn
+	payNext, paySlots int32
+	pay               []uint64
 
 	// per-cycle flags for the stall breakdown
 	issued, hazard, scatterBusy bool
@@ -138,7 +143,7 @@ type fpga struct {
 	out       []*link // links leaving here, by destination FPGA (nil for self)
 	ifTokens  float64
 	memTokens float64
-	memRR     int
+	memRR     int  // the rotation of the order in which the PEs meet the memory arbiter
 	stalled   bool // the crossbar had an item but a destination was full
 	moved     bool
 	xbarMoves int64
@@ -154,7 +159,6 @@ type machine struct {
 	layout   *graph.EdgeLayout
 	filter   *graph.Filter
 	pes      []*pe
-	nm       int
 	listener Listener
 }
 
@@ -171,17 +175,23 @@ func newMachine(s *Setup, p Params) *machine {
 	if s.Filter && s.FPGAs > 1 {
 		m.filter = graph.NewFilter(s.Graph, s.partition)
 	}
-	m.nm = len(s.Kernel.Checked.MessageT)
+	if k := s.Kernel; !k.ScatterIsCopy() && k.ScatterPerSender() && m.glob == nil {
+		for i := range m.msgPay {
+			m.msgPay[i] = make([]uint64, s.Graph.NumVertices()*m.nm)
+		}
+	}
 	paySlots := MsgFIFODepth + p.ScatterLatency + 1
 	for f := 0; f < s.FPGAs; f++ {
 		for l := 0; l < s.PEs; l++ {
 			id := f*s.PEs + l
 			members := s.partition.Members[id]
+			slots := m.hazard.slots(len(members))
 			q := &pe{applyUnit: applyUnit{id: id, fpga: f, members: members, uq: newRing[item](len(members) + UpdateQueueExtra)},
 				in:          newRing[item](InFIFODepth),
 				msgs:        newRing[msg](MsgFIFODepth + p.ScatterLatency),
 				outstanding: newRing[resp](p.InFlight + OrderFIFOExtra),
-				hazardSlot:  make([]int64, m.hazard.slots(len(members))),
+				hazardSlot:  make([]int64, slots), hazardMask: hazardMask(slots, len(members)),
+				paySlots:    int32(paySlots),
 				bcCompleted: -1, bcHalt: true, lastEdge: math.MinInt32,
 				pay: make([]uint64, paySlots*max(m.nm, 1)), lastAny: math.MinInt32}
 			m.fpgas[f].pes = append(m.fpgas[f].pes, q)
@@ -212,16 +222,22 @@ func (m *machine) run(ctx context.Context) error {
 		}
 		for _, fp := range m.fpgas {
 			m.memRefill(fp)
-			for i := range fp.pes {
-				// Rotate the order in which PEs meet the memory arbiter.
-				q := fp.pes[(i+fp.memRR)%len(fp.pes)]
+			// Rotate the order in which PEs meet the memory arbiter.
+			for i, n := fp.memRR, len(fp.pes); i < fp.memRR+n; i++ {
+				j := i
+				if j >= n {
+					j -= n
+				}
+				q := fp.pes[j]
 				if m.offchip {
 					m.stepScatterOffchip(fp, q)
 				} else {
 					m.stepScatterBRAM(q)
 				}
 			}
-			fp.memRR++
+			if fp.memRR++; fp.memRR == len(fp.pes) {
+				fp.memRR = 0
+			}
 		}
 		done := true
 		for _, fp := range m.fpgas {
@@ -287,7 +303,7 @@ func (m *machine) stepGatherApply(q *pe) {
 		}
 		return
 	}
-	slot := int(m.part.Local[h.dst]) % len(q.hazardSlot)
+	slot := int(m.part.Local[h.dst]) & q.hazardMask
 	if m.now < q.hazardSlot[slot] {
 		q.hazard = true
 		return
@@ -296,8 +312,7 @@ func (m *machine) stepGatherApply(q *pe) {
 	if mg.slot >= 0 {
 		c.Msg = q.pay[int(mg.slot)*m.nm : int(mg.slot)*m.nm+m.nm]
 	} else {
-		off := int(mg.sender) * m.nu
-		c.Msg = m.updPay[mg.round%3][off : off+m.nu]
+		c.Msg = m.senderMsg(mg.sender, mg.round)
 	}
 	c.Sender, c.ID, c.Superstep = uint64(mg.sender), uint64(mg.dst), uint64(mg.round+1)
 	k.Gather(c, m.state(mg.dst))
@@ -312,7 +327,7 @@ func (m *machine) stepGatherApply(q *pe) {
 // message FIFO. The caller checks that the FIFO has room.
 func (m *machine) emit(q *pe, u, round uint32, w uint32, weight uint32, hasWeight bool) {
 	mg := msg{dst: w, sender: u, round: round, ready: m.now + int64(m.p.ScatterLatency), slot: -1}
-	if !m.k.ScatterIsCopy() {
+	if !m.k.ScatterIsCopy() && m.msgPay[0] == nil {
 		c := m.ctx
 		off := int(u) * m.nu
 		c.Update = m.updPay[round%3][off : off+m.nu]
@@ -324,26 +339,38 @@ func (m *machine) emit(q *pe, u, round uint32, w uint32, weight uint32, hasWeigh
 			}
 			c.Edge = m.edgeBuf
 		}
-		slots := len(q.pay) / max(m.nm, 1)
-		slot := q.paySeq % int32(slots)
-		q.paySeq++
+		slot := q.payNext
+		if q.payNext++; q.payNext == q.paySlots {
+			q.payNext = 0
+		}
 		m.k.Scatter(c, q.pay[int(slot)*m.nm:int(slot)*m.nm+m.nm])
 		mg.slot = slot
 	}
 	q.msgs.push(mg)
 }
 
+// senderMsg is the message of a copy scatter (the update) or of a
+// per-sender one (msgPay), which every edge of the sender's lists carries.
+func (m *machine) senderMsg(u, round uint32) []uint64 {
+	if m.msgPay[0] != nil {
+		return m.msgPay[round%3][int(u)*m.nm : int(u)*m.nm+m.nm]
+	}
+	off := int(u) * m.nu
+	return m.updPay[round%3][off : off+m.nu]
+}
+
 // takeInput handles the head of the input FIFO when scatter is free: a
-// barrier is counted (and passed on once every PE's has arrived); an
+// barrier is counted (and passed on once every PE's has arrived, behind
+// the messages, or with edges off-chip behind the words in flight); an
 // update is returned for scatter. ok is false when nothing was taken.
-func (m *machine) takeInput(q *pe, pushBarrier func(halt bool, round uint32) bool) (it item, ok bool) {
+func (m *machine) takeInput(q *pe) (it item, ok bool) {
 	if q.in.empty() {
 		return item{}, false
 	}
 	h := q.in.peek()
 	if h.kind == kindBarrier {
 		if q.bcSeen+1 == m.nPE {
-			if !pushBarrier(q.bcHalt && h.halt, h.round) {
+			if !m.pushBarrier(q, q.bcHalt && h.halt, h.round) {
 				return item{}, false
 			}
 			q.bcCompleted = int64(h.round)
@@ -380,12 +407,12 @@ func (m *machine) stepScatterBRAM(q *pe) {
 		}
 		return
 	}
-	it, ok := m.takeInput(q, m.pushBarrier(q))
+	it, ok := m.takeInput(q)
 	if !ok {
 		return
 	}
-	if run := m.localRun(q, it.v); run >= 0 {
-		m.startWalk(q, it.v, it.round, run)
+	if it.run >= 0 {
+		m.startWalk(q, it.v, it.round, int(it.run))
 	}
 }
 
@@ -431,23 +458,29 @@ func (m *machine) stepScatterPrefetch(q *pe) {
 	if h.kind == kindBarrier && q.bcSeen+1 == m.nPE && (!idle || lk || q.lastEdge >= m.now-1) {
 		return
 	}
-	it, ok := m.takeInput(q, m.pushBarrier(q))
+	it, ok := m.takeInput(q)
 	if !ok {
 		return
 	}
-	q.lkValid, q.lkU, q.lkRound, q.lkRun = true, it.v, it.round, m.localRun(q, it.v)
+	q.lkValid, q.lkU, q.lkRound, q.lkRun = true, it.v, it.round, int(it.run)
 }
 
-// pushBarrier returns takeInput's callback that queues a PE's passed
-// barrier marker behind its messages.
-func (m *machine) pushBarrier(q *pe) func(halt bool, round uint32) bool {
-	return func(halt bool, round uint32) bool {
-		if q.msgs.full() {
+// pushBarrier queues a PE's passed barrier marker behind its messages
+// (edges off-chip: behind its words in flight); false when that FIFO is
+// full.
+func (m *machine) pushBarrier(q *pe, halt bool, round uint32) bool {
+	if m.offchip {
+		if q.outstanding.full() {
 			return false
 		}
-		q.msgs.push(msg{barrier: true, halt: halt, round: round, ready: m.now + int64(m.p.ScatterLatency)})
+		q.outstanding.push(resp{barrier: true, halt: halt, round: round, arrive: m.now})
 		return true
 	}
+	if q.msgs.full() {
+		return false
+	}
+	q.msgs.push(msg{barrier: true, halt: halt, round: round, ready: m.now + int64(m.p.ScatterLatency)})
+	return true
 }
 
 func (m *machine) startWalk(q *pe, u, round uint32, run int) {
@@ -527,35 +560,47 @@ func (m *machine) stepScatterOffchip(fp *fpga, q *pe) {
 		return
 	}
 	// 3. Latch the next update.
-	it, ok := m.takeInput(q, func(halt bool, round uint32) bool {
-		if q.outstanding.full() {
-			return false
-		}
-		q.outstanding.push(resp{barrier: true, halt: halt, round: round, arrive: m.now})
-		return true
-	})
+	it, ok := m.takeInput(q)
 	if !ok {
 		return
 	}
-	if run := m.localRun(q, it.v); run >= 0 {
-		_, nbrs, _ := m.layout.Run(run)
-		q.reqActive, q.reqU, q.reqRound, q.reqRun, q.reqLen, q.reqPos = true, it.v, it.round, int32(run), len(nbrs), 0
+	if it.run >= 0 {
+		_, nbrs, _ := m.layout.Run(int(it.run))
+		q.reqActive, q.reqU, q.reqRound, q.reqRun, q.reqLen, q.reqPos = true, it.v, it.round, it.run, len(nbrs), 0
 	}
 }
 
-// localRun returns the edge layout's run of u's neighbours on PE q, or -1.
-func (m *machine) localRun(q *pe, u uint32) int {
-	lo, hi := m.layout.Runs(u)
-	for i := lo; i < hi; i++ {
-		pe, _, _ := m.layout.Run(i)
-		if pe == q.id {
-			return i
-		}
-		if pe > q.id {
-			break
-		}
+// broadcast writes item it into the input FIFO of every PE of fp, each
+// copy carrying the run of the sender's neighbours on that PE: the runs
+// of a vertex are in ascending PE order, as are an FPGA's PEs, so one
+// merge finds them all. The caller checks that no FIFO is full.
+func (m *machine) broadcast(fp *fpga, it item) {
+	i, hi := 0, 0
+	if it.kind == kindUpdate {
+		i, hi = m.layout.Runs(it.v)
 	}
-	return -1
+	for _, q := range fp.pes {
+		it.run = -1
+		for ; i < hi; i++ {
+			pe, _, _ := m.layout.Run(i)
+			if pe >= q.id {
+				if pe == q.id {
+					it.run = int32(i)
+				}
+				break
+			}
+		}
+		q.in.push(it)
+	}
+}
+
+// hazardMask maps a local index to its hazard slot: the exact detector
+// has a slot per local vertex, the paper's a power of two of them.
+func hazardMask(slots, members int) int {
+	if slots >= members {
+		return -1 // every local index is its own slot
+	}
+	return slots - 1
 }
 
 // stepCrossbar moves at most one item per FPGA: remote first, then the
@@ -607,10 +652,7 @@ func (m *machine) stepCrossbar(fp *fpga) {
 			fp.stallPE++
 			return
 		}
-		it := l.rx.pop()
-		for _, q := range fp.pes {
-			q.in.push(it)
-		}
+		m.broadcast(fp, l.rx.pop())
 		fp.rrRemote = (fp.rrRemote + i + 1) % n
 		fp.moved = true
 		fp.xbarMoves++
@@ -644,9 +686,7 @@ func (m *machine) stepCrossbar(fp *fpga) {
 			return
 		}
 		it := src.uq.pop()
-		for _, q := range fp.pes {
-			q.in.push(it)
-		}
+		m.broadcast(fp, it)
 		for g, l := range fp.out {
 			if l != nil && m.needs(&it, g) {
 				l.tx.push(it)
@@ -688,10 +728,15 @@ func stepLinks(fpgas []*fpga, links []*link, p *Params, cost float64, now int64)
 		l.tokens = min(l.tokens+p.PairWordsPerCycle, max(p.PairWordsPerCycle, cost))
 	}
 	nF := len(fpgas)
+	first := int(now % int64(nF))
 	for _, src := range fpgas {
 		src.ifTokens = min(src.ifTokens+p.IfWordsPerCycle, max(p.IfWordsPerCycle, cost))
-		for j := 0; j < nF; j++ {
-			l := src.out[(j+int(now))%nF]
+		for j := first; j < first+nF; j++ {
+			i := j
+			if i >= nF {
+				i -= nF
+			}
+			l := src.out[i]
 			if l == nil || l.tx.empty() {
 				continue
 			}

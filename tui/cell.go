@@ -91,6 +91,11 @@ type cellBase struct {
 	// from beside the notebook.
 	restored time.Time
 	folded   bool
+	// bound is a model cell's limits and T_sys without the prediction, for
+	// the inputs of hash boundHash, shown while the prediction is computed
+	// (see App.bound).
+	bound     *explorer.ModelOutput
+	boundHash string
 	// consumed tells App that Update used the key it was given.
 	consumed bool
 
@@ -313,6 +318,12 @@ func (c *cellBase) body(w int) []string {
 	}
 	out, err := c.out, c.err
 	stale := !c.hasResult
+	if stale && c.hold == "" {
+		// A model cell's bound is current while its prediction is not.
+		if b := c.currentBound(); b != nil {
+			out, err, stale = b, nil, false
+		}
+	}
 	if stale {
 		out, err = c.last, c.lastErr
 		lines = append(lines, c.staleLine(out != nil || err != nil)...)

@@ -86,6 +86,8 @@ func (c *modelCell) output(out explorer.Output, w int) []string {
 	lines = append(lines, th.bold.Render(fmt.Sprintf("T_sys = %s", explorer.TEPS(m.TSys)))+", bound by "+th.binding.Render(model.LimitTitle(m.Binding)))
 	if p := predicted(m); p > 0 {
 		lines = append(lines, wrapDots(fmt.Sprintf("%s = %s · %.2f × T_sys · the latency of %d supersteps (below)", th.bold.Render("predicted"), explorer.TEPS(p), p/m.TSys, m.Supersteps), w)...)
+	} else if in, _ := c.sh.nb.Cells[c.index].In.(*explorer.Model); in != nil && in.Latency {
+		lines = append(lines, th.running.Render("predicted: ⟳ being computed for these inputs (the bound above is current)"))
 	} else {
 		lines = append(lines, th.dim.Render("predicted: - (turn latency-aware on for the prediction)"))
 	}

@@ -31,10 +31,12 @@ type dashCache struct {
 type dashKey struct {
 	cell, rev, simCell, simRev, w, h, focus int
 	hold                                    string
+	// bound changes when the bound for new inputs is known.
+	bound *explorer.ModelOutput
 }
 
 func (a *App) dashKey(an answer, w, h int) dashKey {
-	k := dashKey{cell: an.cell, simCell: an.simCell, w: w, h: h, focus: a.focus, hold: an.hold}
+	k := dashKey{cell: an.cell, simCell: an.simCell, w: w, h: h, focus: a.focus, hold: an.hold, bound: an.bound}
 	if an.cell >= 0 {
 		k.rev = a.cells[an.cell].base().rev
 	}
@@ -83,6 +85,9 @@ func (a *App) summaryBox() []string {
 		lines = append(lines, th.stale.Render("◌ "+an.hold))
 	case an.err != nil:
 		lines = append(lines, wrap("✗ "+errText(an.err, an.cell), w)...)
+	case mo == nil && an.bound != nil:
+		lines = append(lines, limitBars(th, an.bound, w, false)...)
+		lines = append(lines, truncate(an.predictionPending(th), w))
 	case mo == nil && an.job != nil:
 		lines = append(lines, an.job.view(a.sh, w)...)
 	case mo == nil:
@@ -134,6 +139,8 @@ func (a *App) dashboard(w, h int) []string {
 		for _, l := range wrap("✗ "+errText(an.err, an.cell), w) {
 			lines = append(lines, th.err.Render(l))
 		}
+	case mo == nil && an.bound != nil:
+		lines = a.dashFull(an, w, h)
 	case mo == nil:
 		lines = append(lines, a.dashRule(an, w))
 		if an.job != nil {
@@ -160,8 +167,11 @@ func (a *App) dashboard(w, h int) []string {
 // point, and the recommendations as far as they fit.
 func (a *App) dashFull(an answer, w, h int) []string {
 	th := a.sh.th
-	mo := an.mo
+	mo := an.shown()
 	lines := []string{a.dashRule(an, w)}
+	if an.mo == nil && an.job != nil {
+		lines = append(lines, an.job.view(a.sh, w)...)
+	}
 	lines = append(lines, wrapDots(fmt.Sprintf("%s on %s · %s · V %s · d %.2f", mo.Kernel, mo.Board, mo.Graph, count(int64(mo.Vertices)), mo.Degree), w)...)
 	lines = append(lines, wrapDots(fmt.Sprintf("%d FPGAs × %d PEs · %s · %s · %s PE · packing %s · filter %s",
 		mo.FPGAs, mo.PEs, mo.Arch, edgesText(mo.Mem), mo.PE, onOff(mo.Packing), onOff(mo.Filter)), w)...)
@@ -228,7 +238,7 @@ func limitBars(th *theme, mo *explorer.ModelOutput, w int, wide bool) []string {
 // simulation side by side as bars on one scale.
 func (a *App) throughputBars(an answer, w int) []string {
 	th := a.sh.th
-	mo := an.mo
+	mo := an.shown()
 	p := predicted(mo)
 	top := max(mo.TSys, p)
 	var simT float64
@@ -246,6 +256,8 @@ func (a *App) throughputBars(an answer, w int) []string {
 	lines := []string{th.bold.Render(row("T_sys", mo.TSys, "the bound: "+mo.Binding+" binds"))}
 	if p > 0 {
 		lines = append(lines, row("predicted", p, fmt.Sprintf("latency-aware, %.2f × T_sys", p/mo.TSys)))
+	} else if an.mo == nil {
+		lines = append(lines, fmt.Sprintf("%-10s %13s  ", "predicted", "")+an.predictionPending(th))
 	} else {
 		lines = append(lines, fmt.Sprintf("%-10s %13s  ", "predicted", "-")+th.dim.Render("latency-aware is off in the model cell"))
 	}

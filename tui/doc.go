@@ -11,7 +11,9 @@
 // edits a cell's form commits through Notebook.Edit.
 //
 // Evaluation never blocks Update: cells that explorer.Notebook.Ready says
-// are quick are evaluated in place after every edit, the other cheap cells
+// are quick are evaluated in place after every edit (and a model cell's
+// bound, explorer.Notebook.Bound, while its prediction is computed), the
+// other cheap cells
 // in one background job, and expensive cells (sweep, simulate, export) on
 // demand, each in a job with progress, elapsed time and cancel.
 //

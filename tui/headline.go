@@ -19,6 +19,9 @@ type answer struct {
 	mo   *explorer.ModelOutput
 	// last is the model's latest output while it is being re-evaluated.
 	last *explorer.ModelOutput
+	// bound is the model's limits and T_sys for the current inputs while
+	// job computes the prediction.
+	bound *explorer.ModelOutput
 	// job is the job evaluating the model, hold why it waits, err its
 	// own error.
 	job  *jobState
@@ -47,6 +50,9 @@ func (a *App) answer() answer {
 		an.err = b.err
 	}
 	an.last, _ = b.last.(*explorer.ModelOutput)
+	if an.mo == nil && an.err == nil && an.hold == "" {
+		an.bound = b.currentBound()
+	}
 	an.simCell = nb.SimulationFor(an.cell)
 	if an.simCell >= 0 {
 		sb := a.cells[an.simCell].base()
@@ -58,6 +64,45 @@ func (a *App) answer() answer {
 		}
 	}
 	return an
+}
+
+// currentBound returns the model cell's limits and T_sys for its current
+// inputs without the prediction (explorer.Notebook.Bound), kept per input
+// hash so that a frame costs nothing once it is known; nil for other
+// cells and while the cell's inputs are not evaluated.
+func (c *cellBase) currentBound() *explorer.ModelOutput {
+	if c.kind != explorer.KindModel {
+		return nil
+	}
+	h := c.sh.nb.Hash(c.index)
+	if c.boundHash == h {
+		return c.bound
+	}
+	mo, err := c.sh.nb.Bound(c.index)
+	c.bound, c.boundHash = mo, ""
+	if mo != nil || err != nil {
+		// Known for these inputs; nil and no error means not yet.
+		c.boundHash = h
+	}
+	return c.bound
+}
+
+// shown is the model output the answer shows: the cell's result, or its
+// bound while the prediction is computed.
+func (an answer) shown() *explorer.ModelOutput {
+	if an.mo != nil {
+		return an.mo
+	}
+	return an.bound
+}
+
+// predictionPending is the prediction's fact while only the bound is
+// known: the job computing it, or the pause before it starts.
+func (an answer) predictionPending(th *theme) string {
+	if an.job != nil {
+		return th.running.Render("predicting ⟳ " + an.job.what() + " " + an.job.percent())
+	}
+	return th.stale.Render("prediction ◌ updating")
 }
 
 // predicted is the model's latency-aware throughput (0 without it).
@@ -106,6 +151,9 @@ func (a *App) headline() string {
 		line = " " + th.bold.Render("T_sys") + " " + th.stale.Render("◌ "+an.hold)
 	case an.err != nil:
 		line = " " + th.bold.Render("T_sys") + " " + th.err.Render("✗ cell "+itoa(an.cell+1)+" (model): "+errText(an.err, an.cell))
+	case an.mo == nil && an.bound != nil:
+		// The bound follows every edit at once; the prediction follows.
+		line = a.headlineFacts(an, w)
 	case an.mo == nil && an.job != nil:
 		line = " " + th.bold.Render("T_sys") + " " + th.running.Render("⟳ "+an.job.what()+" "+an.job.percent())
 		if an.last != nil {
@@ -127,7 +175,7 @@ func (a *App) headline() string {
 // shortening the wording until they fit.
 func (a *App) headlineFacts(an answer, w int) string {
 	th := a.sh.th
-	mo := an.mo
+	mo := an.shown()
 	tsys := th.bold.Render("T_sys " + explorer.TEPS(mo.TSys))
 	// The first fact names the TEPS definition right after T_sys: the
 	// first to be shortened, the last to go.
@@ -136,12 +184,19 @@ func (a *App) headlineFacts(an answer, w int) string {
 		{th.dim.Render("(" + string(teps.GraVF) + " TEPS: messages/s)"), th.dim.Render("(" + string(teps.GraVF) + ")")},
 		{"bound by " + th.binding.Render(model.LimitTitle(mo.Binding)), th.binding.Render(mo.Binding) + " binds"},
 	}
-	if p := predicted(mo); p > 0 {
+	if an.mo == nil {
+		facts = append(facts, fact{an.predictionPending(th), th.running.Render("pred ⟳")})
+	} else if p := predicted(mo); p > 0 {
 		facts = append(facts, fact{"predicted " + th.bold.Render(explorer.TEPS(p)), "pred " + shortTEPS(p)})
 	} else {
 		facts = append(facts, fact{th.dim.Render("no prediction (latency-aware off)"), th.dim.Render("no pred")})
 	}
-	facts = append(facts, fact{fmt.Sprintf("%d FPGAs × %d PEs", mo.FPGAs, mo.PEs), fmt.Sprintf("%d×%d", mo.FPGAs, mo.PEs)})
+	design := fact{fmt.Sprintf("%d FPGAs × %d PEs", mo.FPGAs, mo.PEs), fmt.Sprintf("%d×%d", mo.FPGAs, mo.PEs)}
+	if an.mo == nil {
+		// Chosen on T_sys until the prediction chooses.
+		design.long += th.dim.Render(" on T_sys")
+	}
+	facts = append(facts, design)
 	switch {
 	case an.simJob != nil:
 		facts = append(facts, fact{th.running.Render("simulating " + an.simJob.percent()), th.running.Render("sim ⟳")})

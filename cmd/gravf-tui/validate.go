@@ -17,8 +17,8 @@ import (
 type validateFlags struct {
 	kernels, classes, boards, mems, archs, pes []string
 	fpgas, pesPer                              []int
-	ci, list, points, asJSON, markdown         bool
-	datasets, from                             string
+	ci, list, points, asJSON, markdown, model  bool
+	datasets, from, cycleFrom                  string
 	workers, worst                             int
 }
 
@@ -43,7 +43,14 @@ GraVF-M and GraVF, both PE designs and two boards. --list prints the points
 without running them. Points run in parallel (--workers, one per core by
 default); progress goes to stderr. The exit status is 1 when a point is
 outside the bounds: fast within 5 % in total and 10 % per superstep, the
-prediction within 15 % where at least 100,000 edges are traversed.`,
+prediction within 15 % where at least 100,000 edges are traversed.
+
+--model-only leaves fast detail out; with --cycle-from FILE it does not
+simulate either, but takes cycle detail's results from an earlier --json
+run (cycle detail is deterministic: they stand while its cycle behaviour
+has not changed) and evaluates only the model, checking that every stored
+point is the corpus's point on the same graph with the same traversed
+edges and supersteps. The output says which results it reused.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			filter, err := f.filter()
@@ -103,6 +110,8 @@ prediction within 15 % where at least 100,000 edges are traversed.`,
 	fl.BoolVar(&f.asJSON, "json", false, "print the summary and every point as one JSON object")
 	fl.BoolVar(&f.markdown, "markdown", false, "print the tables in Markdown (as docs/FIDELITY.md shows them)")
 	fl.StringVar(&f.from, "from", "", "summarise the points of an earlier --json run (a file) instead of simulating")
+	fl.BoolVar(&f.model, "model-only", false, "measure the model's prediction against cycle detail only (no fast detail)")
+	fl.StringVar(&f.cycleFrom, "cycle-from", "", "with --model-only: take cycle detail's results from an earlier --json run (a file) instead of simulating")
 	return cmd
 }
 
@@ -115,14 +124,10 @@ type validateOutput struct {
 // measure simulates the selected points, or reads them from an earlier
 // run's JSON (--from), keeping those the filter accepts.
 func (f *validateFlags) measure(cmd *cobra.Command, filter fidelity.Filter, pts []fidelity.Point) ([]*fidelity.Measurement, error) {
-	if f.from != "" {
-		data, err := readJSONInput(f.from)
+	if f.from != "" && f.cycleFrom == "" {
+		out, err := readValidateJSON(f.from)
 		if err != nil {
 			return nil, err
-		}
-		var out validateOutput
-		if err := json.Unmarshal(data, &out); err != nil {
-			return nil, usagef("%s: not the JSON of gravf-tui validate: %v", f.from, err)
 		}
 		var ms []*fidelity.Measurement
 		for _, m := range out.Points {
@@ -135,20 +140,86 @@ func (f *validateFlags) measure(cmd *cobra.Command, filter fidelity.Filter, pts 
 		}
 		return ms, nil
 	}
-	env := fidelity.Env{Datasets: f.datasets}
-	if env.Datasets == "" {
-		env.Datasets = fidelity.DatasetDir()
+	measure, err := f.measurer(pts)
+	if err != nil {
+		return nil, err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	prog := newProgress(cmd.ErrOrStderr())
-	ms, err := fidelity.Run(ctx, env, pts, f.workers, func(p fidelity.Progress) {
+	ms, err := fidelity.RunFunc(ctx, pts, f.workers, measure, func(p fidelity.Progress) {
 		if p.Measurement != nil {
 			prog.line(fmt.Sprintf("validate: %d of %d: %s", p.Done, p.Total, p.Measurement.Name))
 		}
 	})
 	prog.done()
 	return ms, err
+}
+
+// measurer returns how each point is measured: at both levels of detail,
+// at cycle detail only (--model-only), or not at all with cycle detail's
+// results of an earlier run (--cycle-from), which must hold every point.
+func (f *validateFlags) measurer(pts []fidelity.Point) (func(context.Context, fidelity.Point) (*fidelity.Measurement, error), error) {
+	env := fidelity.Env{Datasets: f.datasets}
+	if env.Datasets == "" {
+		env.Datasets = fidelity.DatasetDir()
+	}
+	switch {
+	case f.cycleFrom != "":
+		if !f.model {
+			return nil, usagef("--cycle-from reuses cycle detail for the model only: add --model-only")
+		}
+		if f.from != "" {
+			return nil, usagef("--from and --cycle-from exclude each other")
+		}
+		stored, err := readStoredPoints(f.cycleFrom)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range pts {
+			if stored[p.Name()] == nil {
+				return nil, usagef("%s: no result for the corpus point %q (a subset, or an older corpus)", f.cycleFrom, p.Name())
+			}
+		}
+		return func(ctx context.Context, p fidelity.Point) (*fidelity.Measurement, error) {
+			return fidelity.MeasureModel(ctx, env, p, stored[p.Name()], f.cycleFrom)
+		}, nil
+	case f.model:
+		return func(ctx context.Context, p fidelity.Point) (*fidelity.Measurement, error) {
+			return fidelity.MeasureCycle(ctx, env, p)
+		}, nil
+	}
+	return func(ctx context.Context, p fidelity.Point) (*fidelity.Measurement, error) {
+		return fidelity.Measure(ctx, env, p)
+	}, nil
+}
+
+// readValidateJSON reads the output of an earlier --json run.
+func readValidateJSON(file string) (validateOutput, error) {
+	var out validateOutput
+	data, err := readJSONInput(file)
+	if err != nil {
+		return out, err
+	}
+	if err := json.Unmarshal(data, &out); err != nil {
+		return out, usagef("%s: not the JSON of gravf-tui validate: %v", file, err)
+	}
+	return out, nil
+}
+
+// readStoredPoints reads the points of an earlier --json run by name.
+func readStoredPoints(file string) (map[string]*fidelity.Measurement, error) {
+	out, err := readValidateJSON(file)
+	if err != nil {
+		return nil, err
+	}
+	byName := map[string]*fidelity.Measurement{}
+	for _, m := range out.Points {
+		if m != nil && m.Cycle > 0 {
+			byName[m.Name] = m
+		}
+	}
+	return byName, nil
 }
 
 func (f *validateFlags) filter() (fidelity.Filter, error) {

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,5 +75,66 @@ func TestValidateErrors(t *testing.T) {
 	out, _, err := runCLI(t, "validate", "--list", "--ci")
 	if err != nil || strings.Count(out, "\n") < 40 {
 		t.Errorf("validate --list --ci: %d lines, %v", strings.Count(out, "\n"), err)
+	}
+}
+
+// TestValidateModelOnly: --model-only runs cycle detail without fast
+// detail; --cycle-from re-evaluates only the model against the stored
+// cycles, gives the same prediction error, says what it reused, and
+// refuses a stored file whose points do not match the corpus (another
+// graph size, a point missing).
+func TestValidateModelOnly(t *testing.T) {
+	dir := datasets.Dir(t)
+	args := []string{"validate", "--datasets", dir, "--kernel", "wcc", "--class", "tiny,p2p", "--fpgas", "4", "--pes", "9", "--mem", "bram", "--model-only"}
+	out, _, err := runCLI(t, append(args, "--json")...)
+	var sim validateOutput
+	if jerr := json.Unmarshal([]byte(out), &sim); jerr != nil {
+		t.Fatalf("validate --model-only --json: %v (%v)", jerr, err)
+	}
+	if len(sim.Points) != 2 || sim.Summary.NoFast != 2 || sim.Summary.All.Fast.N != 0 {
+		t.Fatalf("%d points, %d without fast detail, fast stats over %d", len(sim.Points), sim.Summary.NoFast, sim.Summary.All.Fast.N)
+	}
+	for _, m := range sim.Points {
+		if m.Cycle <= 0 || m.Fast != 0 || !m.NoFast || m.Predicted <= 0 || m.TSys <= 0 {
+			t.Errorf("%s: cycle %d, fast %d, predicted %.0f, T_sys %.0f", m.Name, m.Cycle, m.Fast, m.Predicted, m.TSys)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "cycle.json")
+	if err := os.WriteFile(file, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err = runCLI(t, append(args, "--cycle-from", file, "--json")...)
+	var re validateOutput
+	if jerr := json.Unmarshal([]byte(out), &re); jerr != nil {
+		t.Fatalf("validate --cycle-from --json: %v (%v)", jerr, err)
+	}
+	if re.Summary.Reused != 2 || len(re.Points) != 2 {
+		t.Fatalf("%d points reused of %d", re.Summary.Reused, len(re.Points))
+	}
+	for i, m := range re.Points {
+		s := sim.Points[i]
+		if m.CycleFrom != file || m.Cycle != s.Cycle || math.Abs(m.ModelErr-s.ModelErr) > 1e-12 || math.Abs(m.CycleTEPS/s.CycleTEPS-1) > 1e-12 {
+			t.Errorf("%s: reused %q, cycle %d (%d), model error %g (%g)", m.Name, m.CycleFrom, m.Cycle, s.Cycle, m.ModelErr, s.ModelErr)
+		}
+	}
+	text, _, _ := runCLI(t, append(args, "--cycle-from", file)...)
+	if !strings.Contains(text, "cycle detail of 2 points reused from "+file) {
+		t.Errorf("the text does not say what it reused:\n%s", text)
+	}
+	sim.Points[0].Arcs++
+	tampered, _ := json.Marshal(sim)
+	if err := os.WriteFile(file, tampered, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCLI(t, append(args, "--cycle-from", file)...); err == nil || !strings.Contains(err.Error(), "the stored graph is") {
+		t.Errorf("a stored point of another graph: %v", err)
+	}
+	_, _, err = runCLI(t, append(args[:len(args)-1], "--class", "tiny,p2p,grid", "--model-only", "--cycle-from", file)...)
+	var ue usageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "no result for the corpus point") {
+		t.Errorf("a point missing from the stored run: %v", err)
+	}
+	if _, _, err := runCLI(t, "validate", "--cycle-from", file); !errors.As(err, &ue) {
+		t.Errorf("--cycle-from without --model-only: %v", err)
 	}
 }

@@ -1,8 +1,10 @@
 package outfile
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -55,6 +57,32 @@ func (d *Dir) WriteFile(rel string, data []byte, perm fs.FileMode) error {
 	err := os.MkdirAll(filepath.Dir(f), 0o755)
 	if err == nil {
 		err = os.WriteFile(f, data, perm)
+	}
+	if err != nil {
+		return &fs.PathError{Op: "write", Path: filepath.Join(d.name, filepath.FromSlash(rel)), Err: bareError(err)}
+	}
+	return nil
+}
+
+// Write writes one file of the folder through write, buffered, so a
+// large file is streamed rather than held; errors name the file under
+// the user's path, as WriteFile's.
+func (d *Dir) Write(rel string, perm fs.FileMode, write func(io.Writer) error) error {
+	f := filepath.Join(d.tmp, filepath.FromSlash(rel))
+	err := os.MkdirAll(filepath.Dir(f), 0o755)
+	var out *os.File
+	if err == nil {
+		out, err = os.OpenFile(f, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	}
+	if err == nil {
+		b := bufio.NewWriterSize(out, 1<<16)
+		err = write(b)
+		if err == nil {
+			err = b.Flush()
+		}
+		if cerr := out.Close(); err == nil {
+			err = cerr
+		}
 	}
 	if err != nil {
 		return &fs.PathError{Op: "write", Path: filepath.Join(d.name, filepath.FromSlash(rel)), Err: bareError(err)}
