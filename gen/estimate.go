@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/gravf-tui/gravf-tui/internal/procgroup"
 )
 
 // Resources are the fabric a module takes after yosys synth_xilinx.
@@ -131,9 +133,14 @@ func Estimate(ctx context.Context, s *System, family string) (fpga, pe Resources
 	if err := os.WriteFile(filepath.Join(dir, "estimate.ys"), []byte(script), 0o644); err != nil {
 		return fpga, pe, err
 	}
-	cmd := exec.CommandContext(ctx, yosys, "-q", "estimate.ys")
+	// A group of its own: synth_xilinx runs abc as a child of yosys, and a
+	// cancel must end both.
+	cmd := procgroup.Command(ctx, yosys, "-q", "estimate.ys")
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return fpga, pe, fmt.Errorf("yosys cancelled: %w", cerr)
+		}
 		return fpga, pe, fmt.Errorf("yosys: %v\n%s", err, tail(string(out), 20))
 	}
 	st, err := os.ReadFile(filepath.Join(dir, "stat.txt"))

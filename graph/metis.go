@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+
+	"github.com/gravf-tui/gravf-tui/internal/procgroup"
 )
 
 // metisAssign fills p.PE for the METIS method: gpmetis splits the vertices
@@ -96,7 +98,9 @@ func runGPMetis(ctx context.Context, g *Graph, nF int, opt PartitionOptions, fpg
 	if err != nil {
 		return fmt.Errorf("metis partitioning: %w", err)
 	}
-	cmd := exec.CommandContext(ctx, path,
+	// A group of its own, so that a cancel ends whatever gpmetis started
+	// (a wrapper script's children too), as make sim's group does.
+	cmd := procgroup.Command(ctx, path,
 		"-ufactor="+strconv.Itoa(ufactor),
 		"-seed="+strconv.FormatUint(opt.Seed&math.MaxInt32, 10),
 		name, strconv.Itoa(nF))

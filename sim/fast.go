@@ -39,8 +39,7 @@ type fastM struct {
 	fm     fastMachine
 	g      *graph.Graph
 	part   *graph.Partition
-	layout *graph.EdgeLayout
-	filter *graph.Filter
+	ed     *fastEdges
 	nF, nP int
 	nPE    int
 	cost   float64 // an update's link words
@@ -49,15 +48,6 @@ type fastM struct {
 	queues []fxQueue
 	fpgas  []*fxFPGA
 	links  []*fxLink
-	// runAt[u*(nF+1)+f] is the first of u's layout runs on FPGA f's PEs.
-	runAt []int32
-	// The detector's key of every edge (see msgPipe): the vertex itself
-	// (byVertex) or keys[runOff[i]:runOff[i+1]] for run i; neither when
-	// the detector never holds a message.
-	byVertex bool
-	keys     []uint32
-	runOff   []int32
-
 	fastRounds
 	now int64
 
@@ -70,11 +60,8 @@ type fastM struct {
 func newFastM(ctx context.Context, s *Setup, p Params) *fastM {
 	f := &fastM{s: s, p: p, g: s.Graph, part: s.partition, nF: s.FPGAs, nP: s.PEs, nPE: s.FPGAs * s.PEs,
 		cost: p.UpdateWords, fastRounds: newFastRounds(s), ctx: ctx}
-	f.layout = graph.NewEdgeLayout(s.Graph, s.partition)
-	if s.Filter && s.FPGAs > 1 {
-		f.filter = graph.NewFilter(s.Graph, s.partition)
-	}
 	hz := newHazard(p)
+	f.ed = newFastEdges(s.Graph, s.partition, f.nF, f.nP, hz, s.Filter)
 	f.fm = fastMachine{p: &f.p, hold: hz.hold, prefetch: s.PE != PEPaper, offchip: s.Mem == MemOffChip, fold: f.fold}
 	for x := 0; x < f.nF; x++ {
 		f.fm.mem = append(f.fm.mem, newMemArbiter(p.MemWordsPerCycle, s.PEs))
@@ -94,67 +81,15 @@ func newFastM(ctx context.Context, s *Setup, p Params) *fastM {
 			if a == b {
 				continue
 			}
-			l := &fxLink{from: a, to: b, tokAt: -1, tx: newRing[fxItem](LinkTxFIFODepth), inflight: newRing[fxItem](64), rx: newRing[fxItem](LinkRxFIFODepth)}
+			l := &fxLink{from: a, to: b, tokAt: -1, tx: newRing[fxItem](LinkTxFIFODepth), wire: newRing[fxItem](64 + LinkRxFIFODepth)}
 			l.rxCap = LinkRxFIFODepth + int(math.Ceil(2*float64(p.LinkLatency)*p.PairWordsPerCycle/max(f.cost, 1e-9)))
 			f.links = append(f.links, l)
 			f.fpgas[a].out[b] = l
 			f.fpgas[b].in = append(f.fpgas[b].in, l)
 		}
 	}
-	f.indexRuns()
-	f.indexKeys(hz)
 	f.arriveAt = math.MaxInt64
 	return f
-}
-
-// indexRuns finds, for every vertex, where its layout runs on each FPGA
-// begin (runs are sorted by PE).
-func (f *fastM) indexRuns() {
-	n := f.g.NumVertices()
-	f.runAt = make([]int32, n*(f.nF+1))
-	for u := 0; u < n; u++ {
-		lo, hi := f.layout.Runs(uint32(u))
-		i := lo
-		for x := 0; x <= f.nF; x++ {
-			for i < hi {
-				pe, _, _ := f.layout.Run(i)
-				if pe/f.nP >= x {
-					break
-				}
-				i++
-			}
-			f.runAt[u*(f.nF+1)+x] = int32(i)
-		}
-	}
-}
-
-// indexKeys gives every edge its hazard detector key where the
-// neighbour's id will not do: the paper's aliased slot (the low bits of
-// the local index, as many as the PE's detector has), or the local index
-// when the detector is deeper than msgPipe's window.
-func (f *fastM) indexKeys(hz hazard) {
-	switch {
-	case hz.hold <= 1:
-		return
-	case hz.exact && hz.hold-1 <= hazardWindow:
-		f.byVertex = true
-		return
-	}
-	n := f.layout.NumRuns()
-	f.runOff = make([]int32, n+1)
-	f.keys = make([]uint32, 0, f.g.NumArcs())
-	for i := 0; i < n; i++ {
-		pe, nbrs, _ := f.layout.Run(i)
-		f.runOff[i+1] = f.runOff[i] + int32(len(nbrs))
-		slots := uint32(hz.slots(len(f.part.Members[pe])))
-		for _, w := range nbrs {
-			k := f.part.Local[w]
-			if !hz.exact {
-				k &= slots - 1
-			}
-			f.keys = append(f.keys, k)
-		}
-	}
 }
 
 // run times the reference engine's supersteps as they come.
@@ -253,13 +188,14 @@ func (f *fastM) stepCrossbar(x *fxFPGA) int64 {
 	n := len(x.in)
 	for i := 0; i < n; i++ {
 		l := x.in[(x.rrRemote+i)%n]
-		if l.rx.empty() || l.rx.peek().round != x.round {
+		if l.arrived == 0 || l.wire.peek().round != x.round {
 			continue
 		}
 		if full {
 			return unblock
 		}
-		f.write(x, l.rx.pop(), t)
+		l.arrived--
+		f.write(x, l.wire.pop(), t)
 		x.rrRemote = (x.rrRemote + i + 1) % n
 		return t + 1
 	}
@@ -282,7 +218,11 @@ func (f *fastM) stepCrossbar(x *fxFPGA) int64 {
 		if full {
 			return unblock
 		}
-		mask := f.needMask(it, x.id)
+		mask := f.ed.all &^ (1 << x.id)
+		if !it.barrier {
+			it.v = f.ed.place(pe, u.local[u.pos])
+			mask = f.ed.mask[it.v]
+		}
 		for g := mask; g != 0; g &= g - 1 {
 			if x.out[bits.TrailingZeros64(g)].tx.full() {
 				x.txBlocked = true
@@ -300,27 +240,6 @@ func (f *fastM) stepCrossbar(x *fxFPGA) int64 {
 		return t + 1
 	}
 	return wake
-}
-
-// needMask returns the other FPGAs that must receive an item of FPGA
-// home, as a bit set (see machine.needs): barriers go everywhere, an
-// update only where the filter says a neighbour lives.
-func (f *fastM) needMask(it fxItem, home int) uint64 {
-	all := uint64(1)<<f.nF - 1
-	all &^= 1 << home
-	if it.barrier || f.filter == nil {
-		return all
-	}
-	if f.nF <= 64 {
-		return f.filter.Row(it.v)[0] & all
-	}
-	var m uint64
-	for g := 0; g < f.nF; g++ {
-		if g != home && f.filter.Has(it.v, g) {
-			m |= 1 << g
-		}
-	}
-	return m
 }
 
 // write hands the item that x's crossbar writes into every local input
@@ -352,19 +271,15 @@ func (f *fastM) write(x *fxFPGA, it fxItem, t int64) {
 		}
 	} else {
 		take = max(t+1, x.maxKey+m)
-		u := it.v
-		base := int(u) * (f.nF + 1)
-		for i := f.runAt[base+x.id]; i < f.runAt[base+x.id+1]; i++ {
-			pe, nbrs, _ := f.layout.Run(int(i))
+		lo, hi := f.ed.span(it.v, x.id)
+		for i := lo; i < hi; i++ {
+			pe, start, end := f.ed.run(i)
 			var keys []uint32
-			switch {
-			case f.byVertex:
-				keys = nbrs
-			case f.keys != nil:
-				keys = f.keys[f.runOff[i]:f.runOff[i+1]]
+			if f.ed.keys != nil {
+				keys = f.ed.keys[start:end]
 			}
 			q := f.pes[pe]
-			f.fm.takeUpdate(q, t, m, len(nbrs), keys)
+			f.fm.takeUpdate(q, t, m, int(end-start), keys)
 			x.maxKey = max(x.maxKey, q.key())
 		}
 	}
@@ -391,14 +306,14 @@ func (f *fastM) stepLinks() {
 	if f.arriveAt <= t {
 		f.arriveAt = math.MaxInt64
 		for _, l := range f.links {
-			for !l.inflight.empty() && l.inflight.peek().at <= t {
-				l.rx.push(l.inflight.pop())
+			for l.arrived < l.wire.len() && l.wire.nth(l.arrived).at <= t {
+				l.arrived++
 				// The crossbar sees it in the next cycle.
 				x := f.fpgas[l.to]
 				x.wake = min(x.wake, t+1)
 			}
-			if !l.inflight.empty() {
-				f.arriveAt = min(f.arriveAt, l.inflight.peek().at)
+			if l.arrived < l.wire.len() {
+				f.arriveAt = min(f.arriveAt, l.wire.nth(l.arrived).at)
 			}
 		}
 	}
@@ -419,7 +334,7 @@ func (f *fastM) stepLinks() {
 			}
 			l.tokens = fill(l.tokens, p.PairWordsPerCycle, f.cost, t-l.tokAt)
 			l.tokAt = t
-			if l.tokens+1e-9 < f.cost || src.ifTokens+1e-9 < f.cost || l.inflight.len()+l.rx.len() >= l.rxCap {
+			if l.tokens+1e-9 < f.cost || src.ifTokens+1e-9 < f.cost || l.wire.len() >= l.rxCap {
 				continue
 			}
 			it := l.tx.pop()
@@ -429,7 +344,7 @@ func (f *fastM) stepLinks() {
 				src.wake = min(src.wake, t+1)
 			}
 			it.at = t + int64(max(p.LinkLatency, 1))
-			l.inflight.push(it)
+			l.wire.push(it)
 			f.arriveAt = min(f.arriveAt, it.at)
 			l.tokens -= f.cost
 			src.ifTokens -= f.cost

@@ -49,6 +49,17 @@ func (a *memArbiter) grant(t int64) int64 {
 	if t-a.base >= memWindow/2 {
 		a.slide(t - memWindow/4)
 	}
+	if a.gap == 1 {
+		// floor(r) grants in every cycle: the first cycle with one left.
+		i := int(t - a.base)
+		for i < len(a.used) && a.used[i] >= a.perCycle {
+			i++
+		}
+		if i < len(a.used) {
+			a.used[i]++
+		}
+		return a.base + int64(i)
+	}
 	for c := t; ; c++ {
 		i := int(c - a.base)
 		if i >= len(a.used) {

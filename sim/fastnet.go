@@ -9,8 +9,8 @@ package sim
 // is full) then needs only the take cycle of the write InFIFODepth writes
 // back, the latest over the FPGA's PEs.
 
-// fxItem is an update (v = sender) or a barrier marker (v = source PE) on
-// its way through the crossbars and links.
+// fxItem is an update (v = the sender's place in fastEdges) or a barrier
+// marker (v = source PE) on its way through the crossbars and links.
 type fxItem struct {
 	v       uint32
 	round   int32
@@ -23,12 +23,15 @@ type fxItem struct {
 type fxLink struct {
 	from, to int
 	tx       ring[fxItem]
-	inflight ring[fxItem]
-	rx       ring[fxItem]
-	rxCap    int
-	tokens   float64
-	tokAt    int64 // the cycle tokens was last brought up to date
-	words    float64
+	// wire holds the items in flight and, in front of them, the arrived
+	// ones in the receive FIFO (arrived of them): both leave in the order
+	// they were sent, and the credit the sender checks counts both.
+	wire    ring[fxItem]
+	arrived int
+	rxCap   int
+	tokens  float64
+	tokAt   int64 // the cycle tokens was last brought up to date
+	words   float64
 }
 
 // fxQueue is the update queue of one PE for the round it last applied:

@@ -211,18 +211,22 @@ func (mp *msgPipe) remember(k uint32, g int64) {
 
 // emit writes n messages into the FIFO, one per cycle from cycle start on,
 // and gathers them; keys are their detector keys (nil when the detector
-// never holds one) and pos the first one's place in its edge list. It
-// returns the cycles of the first and the last write. Messages the
-// detector may hold are visited one by one; the rest follow in closed
-// form (emitRun).
-func (mp *msgPipe) emit(start int64, n int, keys []uint32, pos int) (first, last int64) {
+// never holds one), pos the first one's place in its edge list and rest
+// the number of the list's messages that follow them. It returns the
+// cycles of the first and the last write. Messages the detector may hold
+// are visited one by one; the rest follow in closed form (emitRun).
+func (mp *msgPipe) emit(start int64, n int, keys []uint32, pos, rest int) (first, last int64) {
 	if !mp.detect {
 		return mp.emitRun(start, n)
 	}
 	p := n
 	if mp.distinct {
 		p = min(n, max(mp.window-pos, 0))
-		if mp.clear(keys[:p]) {
+		if p > 0 && mp.lastMsg+mp.hold <= max(mp.gFree, max(start, mp.ring[mp.head])+mp.vis) {
+			// Gather reads the first of them no earlier than the
+			// detector's hold after its last message: none can wait.
+			p = 0
+		} else if mp.clear(keys[:p]) {
 			p = 0
 		}
 	}
@@ -237,8 +241,10 @@ func (mp *msgPipe) emit(start int64, n int, keys []uint32, pos int) (first, last
 	if p == 0 {
 		first = f
 	}
-	// Later lists may meet the last hold-1 of these in the detector.
-	for j := max(p, n-mp.window); j < n; j++ {
+	// Later lists may meet the last hold-1 messages in the detector: the
+	// window needs those of these that rest does not displace (one read
+	// per cycle, so a message hold-1 reads back no longer holds any).
+	for j := max(p, n-(mp.window-rest)); j < n; j++ {
 		mp.remember(keys[j], mp.lastMsg-int64(n-1-j))
 	}
 	return first, l
@@ -294,7 +300,10 @@ func (mp *msgPipe) emitRun(start int64, k int) (first, last int64) {
 		last = max(last, g0+int64(k-1-c))
 	}
 	m := min(k, c)
-	idx := (mp.head + k - m) % c
+	idx := mp.head + k - m
+	if idx >= c {
+		idx %= c
+	}
 	for j := k - m; j < k; j++ {
 		mp.ring[idx] = g0 + int64(j)
 		if idx++; idx == c {
@@ -332,7 +341,7 @@ func (fm *fastMachine) takeUpdate(q *fastPE, a, m int64, n int, keys []uint32) {
 	default:
 		// The paper's PE: the walker reads the list from the cycle after
 		// the lookup, and the next input waits until it is done.
-		_, q.walkEnd = q.emit(t+1, n, keys, 0)
+		_, q.walkEnd = q.emit(t+1, n, keys, 0, 0)
 		q.release = q.walkEnd + 1
 	}
 }
@@ -345,10 +354,10 @@ func (fm *fastMachine) takeUpdate(q *fastPE, a, m int64, n int, keys []uint32) {
 func (fm *fastMachine) walkPrefetch(q *fastPE, t int64, n int, keys []uint32) {
 	if q.walkEnd >= t+1 {
 		q.release = q.walkEnd
-		_, q.walkEnd = q.emit(q.walkEnd+1, n, keys, 0)
+		_, q.walkEnd = q.emit(q.walkEnd+1, n, keys, 0, 0)
 		return
 	}
-	q.release, q.walkEnd = q.emit(t+1, n, keys, 0)
+	q.release, q.walkEnd = q.emit(t+1, n, keys, 0, 0)
 }
 
 // fetch is the off-chip scatter unit: the latch stage takes the update in
@@ -377,7 +386,7 @@ func (fm *fastMachine) fetch(q *fastPE, t int64, n int, keys []uint32) int64 {
 		if keys != nil {
 			k = keys[lo:hi]
 		}
-		_, q.walkEnd = q.emit(pop, hi-lo, k, lo)
+		_, q.walkEnd = q.emit(pop, hi-lo, k, lo, n-hi)
 	}
 	return r
 }

@@ -47,6 +47,15 @@ func (r *ring[T]) grow() {
 
 func (r *ring[T]) peek() *T { return &r.buf[r.head] }
 
+// nth returns the entry i places behind the head (i < len).
+func (r *ring[T]) nth(i int) *T {
+	i += r.head
+	if i >= len(r.buf) {
+		i -= len(r.buf)
+	}
+	return &r.buf[i]
+}
+
 func (r *ring[T]) pop() T {
 	x := r.buf[r.head]
 	r.head++

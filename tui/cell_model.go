@@ -91,6 +91,7 @@ func (c *modelCell) output(out explorer.Output, w int) []string {
 	} else {
 		lines = append(lines, th.dim.Render("predicted: - (turn latency-aware on for the prediction)"))
 	}
+	lines = append(lines, truncate(th.dim.Render(tepsNote), w))
 	lines = append(lines, wrapDots(sizesText(m), w)...)
 	lines = append(lines, wrapDots(storageText(m), w)...)
 	if o := m.Other; o != nil {

@@ -158,7 +158,8 @@ func (c *simulateCell) againstModel(o *explorer.SimulateOutput, w int) []string 
 	} else {
 		lines = append(lines, th.dim.Render("  predicted  - (no reference run)"))
 	}
-	return append(lines, row("simulated", r.TEPS, ""))
+	lines = append(lines, row("simulated", r.TEPS, ""))
+	return append(lines, truncate(th.dim.Render("  "+tepsNote), w))
 }
 
 // collapseAt is the number of supersteps from which the list gives way to

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/gravf-tui/gravf-tui/explorer"
 	"github.com/gravf-tui/gravf-tui/model"
+	"github.com/gravf-tui/gravf-tui/teps"
 )
 
 // The dashboard is the model cell that follows the focus, pinned: in a
@@ -178,6 +179,7 @@ func (a *App) dashFull(an answer, w, h int) []string {
 	lines = append(lines, limitBars(th, mo, w, true)...)
 	lines = append(lines, "")
 	lines = append(lines, a.throughputBars(an, w)...)
+	lines = append(lines, truncate(th.dim.Render(tepsNote), w))
 	lines = append(lines, "")
 	lines = append(lines, wrapDots(sizesText(mo), w)...)
 	lines = append(lines, wrapDots(storageText(mo), w)...)
@@ -272,6 +274,10 @@ func (a *App) throughputBars(an answer, w int) []string {
 	}
 	return lines
 }
+
+// tepsNote names how every throughput the TUI shows is counted, as the
+// CLI's text outputs do (teps.Definition.Label).
+var tepsNote = teps.GraVF.Label()
 
 // sizesText is the kernel's sizes as the model uses them.
 func sizesText(mo *explorer.ModelOutput) string {

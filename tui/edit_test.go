@@ -48,7 +48,7 @@ func TestEscCancels(t *testing.T) {
 		t.Fatalf("the keystrokes were not committed live: %v", p.Set)
 	}
 	runModelJobs(t, a)
-	if !strings.Contains(a.View(), "T_sys 8.234 GTEPS · bound by the memory bandwidth") {
+	if !strings.Contains(a.View(), "T_sys 8.234 GTEPS (gravf) · bound by the memory bandwidth") {
 		t.Errorf("the headline does not follow the typing:\n%s", a.View())
 	}
 	press(a, "esc")

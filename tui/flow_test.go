@@ -45,7 +45,7 @@ func mustShow(t *testing.T, screen string, texts ...string) {
 func TestFlowFirstScreen(t *testing.T) {
 	f := startFlow(t, testNotebook(t), 80, 24)
 	s := f.done(explorer.KindModel, 120*time.Second)
-	mustShow(t, s, "T_sys 6.750 GTEPS", "bound by the PEs", "predicted", "4 FPGAs × 9 PEs", "1 notes", "2 platform")
+	mustShow(t, s, "T_sys 6.750 GTEPS (gravf)", "bound by the PEs", "predicted", "4×9", "1 notes", "2 platform")
 	snapshot(t, f, "open-80x24", s)
 }
 
@@ -277,13 +277,13 @@ func TestFlowEditKernel(t *testing.T) {
 	f := startFlow(t, nb, 120, 40)
 	f.done(explorer.KindModel, 120*time.Second)
 	f.keys("3", "e")
-	s := f.waitText("reloaded wcc/kernel.toml", 10*time.Second)
+	s := f.waitText("reloaded wcc/kernel.toml", 60*time.Second)
 	mustShow(t, s, "kernel ./wcc", "bogus")
 	if _, err := os.Stat(filepath.Join("wcc", "gather.v")); err != nil {
 		t.Errorf("the copy lacks the hand-written Verilog: %v", err)
 	}
 	f.keys("e")
-	s = f.waitText("reloaded wcc/kernel.toml", 10*time.Second)
+	s = f.waitText("reloaded wcc/kernel.toml", 60*time.Second)
 	if strings.Contains(s, "bogus") {
 		t.Errorf("the error stayed after the fix:\n%s", s)
 	}

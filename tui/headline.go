@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/gravf-tui/gravf-tui/explorer"
 	"github.com/gravf-tui/gravf-tui/model"
+	"github.com/gravf-tui/gravf-tui/teps"
 )
 
 // answer is the state of the model cell that follows the focus (see
@@ -176,8 +177,11 @@ func (a *App) headlineFacts(an answer, w int) string {
 	th := a.sh.th
 	mo := an.shown()
 	tsys := th.bold.Render("T_sys " + explorer.TEPS(mo.TSys))
+	// The first fact names the TEPS definition right after T_sys: the
+	// first to be shortened, the last to go.
 	type fact struct{ long, short string }
 	facts := []fact{
+		{th.dim.Render("(" + string(teps.GraVF) + " TEPS: messages/s)"), th.dim.Render("(" + string(teps.GraVF) + ")")},
 		{"bound by " + th.binding.Render(model.LimitTitle(mo.Binding)), th.binding.Render(mo.Binding) + " binds"},
 	}
 	if an.mo == nil {
@@ -199,21 +203,31 @@ func (a *App) headlineFacts(an answer, w int) string {
 	case an.sim != nil && an.simStale:
 		facts = append(facts, fact{th.dim.Render("last sim " + explorer.TEPS(an.sim.Result.TEPS) + " (for other inputs)"), th.dim.Render("sim stale")})
 	case an.sim != nil:
-		facts = append(facts, fact{"sim " + explorer.TEPS(an.sim.Result.TEPS) + " = " + simAgainst(an.sim, mo, false), "sim " + simAgainst(an.sim, mo, true)})
+		sim := an.sim.Result.TEPS
+		facts = append(facts, fact{"sim " + explorer.TEPS(sim) + " = " + simAgainst(an.sim, mo, false), "sim " + shortTEPS(sim) + " = " + simAgainst(an.sim, mo, true)})
 	}
-	// Shorten from the last fact forwards, then drop from the end.
 	n := len(facts)
 	short := make([]bool, n)
 	build := func(keep int) string {
-		parts := []string{" " + tsys}
+		s := " " + tsys
 		for i, f := range facts[:keep] {
+			text := f.long
 			if short[i] {
-				parts = append(parts, f.short)
+				text = f.short
+			}
+			if i == 0 {
+				s += " " + text // the definition belongs to T_sys
 			} else {
-				parts = append(parts, f.long)
+				s += " · " + text
 			}
 		}
-		return strings.Join(parts, " · ")
+		return s
+	}
+	// Shorten the definition, then the facts from the last forwards; then
+	// drop facts from the end.
+	order := []int{0}
+	for i := n - 1; i > 0; i-- {
+		order = append(order, i)
 	}
 	for keep := n; keep >= 0; keep-- {
 		for i := range short {
@@ -222,7 +236,10 @@ func (a *App) headlineFacts(an answer, w int) string {
 		if s := build(keep); lipgloss.Width(s) <= w {
 			return s
 		}
-		for i := keep - 1; i >= 0; i-- {
+		for _, i := range order {
+			if i >= keep {
+				continue
+			}
 			short[i] = true
 			if s := build(keep); lipgloss.Width(s) <= w {
 				return s
