@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
+	"sort"
 	"sync"
 	"sync/atomic"
 )
@@ -162,6 +164,16 @@ func (b *Builder) buildCSR(g *Graph) error {
 	if !c.crew.run(parts, func(k int) { c.fileByTarget(k, b.e, b.w, ebounds, tmp, tmpW) }) {
 		return b.watch.err
 	}
+	if !b.directed && c.sortInPlace(in, tmp, tmpW) {
+		// The in-lists are the out-lists of an undirected graph: when
+		// they came out sorted, or nearly (edges read in order), they
+		// are the CSR.
+		b.e, b.w, c.pos = nil, nil, nil
+		removed := dedupLists(in, &tmp, &tmpW)
+		g.Duplicates = removed / 2
+		g.Offsets, g.Adj, g.Weights = in, tmp, tmpW
+		return nil
+	}
 	// The edge pairs are read: an undirected graph's arcs take their
 	// place (2 per edge), a directed graph's weights take the weights'.
 	var adj, wt []uint32
@@ -200,6 +212,60 @@ func (b *Builder) buildCSR(g *Graph) error {
 	}
 	g.Offsets, g.Adj, g.Weights = off, adj, wt
 	return nil
+}
+
+// sortInPlace sorts the lists that are not sorted yet when they hold at
+// most an eighth of the arcs, and reports whether it did: edges that
+// arrive in order (a file that lists them sorted, as most do) leave every
+// list sorted, where the second counting sort would move every arc again
+// for nothing; generated edges in random order leave nearly every list
+// unsorted, where it is faster than sorting them.
+func (c *csrBuild) sortInPlace(off, adj, wt []uint32) bool {
+	bounds := splitByOffsets(off, c.parts)
+	unsorted := make([]int, c.parts)
+	c.crew.run(c.parts, func(k int) {
+		for v := bounds[k]; v < bounds[k+1]; v++ {
+			if l := adj[off[v]:off[v+1]]; !slices.IsSorted(l) {
+				unsorted[k] += len(l)
+			}
+		}
+	})
+	total := 0
+	for _, u := range unsorted {
+		total += u
+	}
+	if total*8 > len(adj) {
+		return false
+	}
+	c.crew.run(c.parts, func(k int) {
+		for v := bounds[k]; v < bounds[k+1]; v++ {
+			l := adj[off[v]:off[v+1]]
+			switch {
+			case slices.IsSorted(l):
+			case wt == nil:
+				slices.Sort(l)
+			default:
+				sortWeighted(l, wt[off[v]:off[v+1]])
+			}
+		}
+	})
+	return true
+}
+
+// sortWeighted sorts a neighbour list and its weights together, by
+// neighbour (the order of equal neighbours' weights does not matter:
+// deduplication keeps the smallest).
+func sortWeighted(adj, w []uint32) {
+	sort.Sort(weightedList{adj, w})
+}
+
+type weightedList struct{ adj, w []uint32 }
+
+func (s weightedList) Len() int           { return len(s.adj) }
+func (s weightedList) Less(i, j int) bool { return s.adj[i] < s.adj[j] }
+func (s weightedList) Swap(i, j int) {
+	s.adj[i], s.adj[j] = s.adj[j], s.adj[i]
+	s.w[i], s.w[j] = s.w[j], s.w[i]
 }
 
 // reuse returns buf's first n entries when it has them, else a new array

@@ -563,3 +563,52 @@ func TestGenerateScale20Unchanged(t *testing.T) {
 		t.Errorf("hash %#x, %d self-loops, %d duplicates", h, g.SelfLoops, g.Duplicates)
 	}
 }
+
+// TestBuildOrderFree: Build makes the same graph from the same edges in
+// any order, whether its lists come out of the first counting sort sorted
+// (edges in order), nearly sorted, or not at all (the second one runs),
+// weights and duplicates included.
+func TestBuildOrderFree(t *testing.T) {
+	src := mustGenerate(t, "rmat:scale=12,ef=8,maxw=5")
+	type edge struct{ u, v, w uint32 }
+	var edges []edge
+	for v := range src.NumVertices() {
+		for i, u := range src.Neighbors(uint32(v)) {
+			if uint32(v) < u {
+				edges = append(edges, edge{uint32(v), u, src.EdgeWeights(uint32(v))[i]})
+				if i%5 == 0 { // a heavier duplicate, which must be dropped
+					edges = append(edges, edge{uint32(v), u, src.EdgeWeights(uint32(v))[i] + 3})
+				}
+			}
+		}
+	}
+	build := func(es []edge) *Graph {
+		b := NewBuilder(src.NumVertices(), false, true)
+		for _, e := range es {
+			b.AddEdge(e.u, e.v, e.w)
+		}
+		g, err := b.Build("t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	want := build(edges)
+	if !slices.Equal(want.Adj, src.Adj) || !slices.Equal(want.Weights, src.Weights) {
+		t.Fatal("rebuilt graph differs from the generated one")
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	nearly := slices.Clone(edges)
+	for range len(nearly) / 1000 {
+		i, j := r.IntN(len(nearly)), r.IntN(len(nearly))
+		nearly[i], nearly[j] = nearly[j], nearly[i]
+	}
+	shuffled := slices.Clone(edges)
+	r.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	for name, es := range map[string][]edge{"nearly sorted": nearly, "shuffled": shuffled} {
+		g := build(es)
+		if !slices.Equal(g.Offsets, want.Offsets) || !slices.Equal(g.Adj, want.Adj) || !slices.Equal(g.Weights, want.Weights) || g.Duplicates != want.Duplicates {
+			t.Errorf("%s edges: another graph", name)
+		}
+	}
+}

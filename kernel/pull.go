@@ -1,6 +1,9 @@
 package kernel
 
-import "math"
+import (
+	"math"
+	"sync/atomic"
+)
 
 // Pull gather. When a kernel's gather folds one message field into one
 // state field with +, min or max (PR's sum, for example) and the graph is
@@ -143,7 +146,19 @@ func (e *engine) pull() {
 			spread(e.dense64, w.lo, w.hi, id, w.senders, vals, stride, f.msg)
 		}
 	})
-	e.parallel(func(w *worker) { f.pullRange(e, w.lo, w.hi) })
+	if e.pullChunks == nil {
+		e.parallel(func(w *worker) { f.pullRange(e, w.lo, w.hi) })
+		return
+	}
+	// Every destination is gathered on its own, so the pieces may go to
+	// any worker.
+	var next atomic.Int64
+	last := int64(len(e.pullChunks) - 1)
+	e.parallel(func(*worker) {
+		for c := next.Add(1) - 1; c < last; c = next.Add(1) - 1 {
+			f.pullRange(e, e.pullChunks[c], e.pullChunks[c+1])
+		}
+	})
 }
 
 // spread fills dense[lo:hi] with the identity, then with the message of

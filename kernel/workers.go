@@ -21,6 +21,9 @@ type engine struct {
 	fold    *pullFold
 	dense32 []uint32
 	dense64 []uint64
+	// pullChunks are the pieces the pull's workers take in turn (bounds;
+	// nil with one worker).
+	pullChunks []uint32
 	// Globals (kernels that have any): ng fields; global is what apply
 	// reads this superstep, contrib every vertex's contribution of the
 	// last apply sweep (ng values per vertex), folded in vertex order.
@@ -68,18 +71,37 @@ func newEngine(k *Kernel, g *graph.Graph) *engine {
 	}
 	nw := max(1, min(runtime.GOMAXPROCS(0), 8, n/minVerticesPerWorker))
 	// Ranges of about equal arc counts: gather work follows the arcs.
-	arcs := g.NumArcs()
-	lo := 0
-	for j := 1; j <= nw; j++ {
-		hi := n
-		if j < nw {
-			target := uint32(int64(arcs) * int64(j) / int64(nw))
-			hi = max(lo, sort.Search(n, func(v int) bool { return g.Offsets[v] >= target }))
-		}
-		e.workers = append(e.workers, newWorker(e, uint32(lo), uint32(hi)))
-		lo = hi
+	bounds := arcRanges(g, nw)
+	for j := range nw {
+		e.workers = append(e.workers, newWorker(e, bounds[j], bounds[j+1]))
+	}
+	if e.fold != nil && nw > 1 {
+		e.pullChunks = arcRanges(g, nw*pullChunksPerWorker)
 	}
 	return e
+}
+
+// pullChunksPerWorker is how many pieces of about equal arc counts the
+// pull splits the vertices into per worker: the workers take them in turn,
+// so that a worker the machine holds up delays its piece, not its share.
+const pullChunksPerWorker = 16
+
+// arcRanges cuts the vertices into parts ranges of about equal arc counts
+// (parts+1 bounds).
+func arcRanges(g *graph.Graph, parts int) []uint32 {
+	n, arcs := g.NumVertices(), g.NumArcs()
+	bounds := make([]uint32, parts+1)
+	lo := 0
+	for j := 1; j <= parts; j++ {
+		hi := n
+		if j < parts {
+			target := uint32(int64(arcs) * int64(j) / int64(parts))
+			hi = max(lo, sort.Search(n, func(v int) bool { return g.Offsets[v] >= target }))
+		}
+		bounds[j] = uint32(hi)
+		lo = hi
+	}
+	return bounds
 }
 
 // setStates copies states (nf values per vertex, as Result.States holds
