@@ -31,28 +31,8 @@ func readDIMACS(lr *lineReader, opt ReadOptions) (*Graph, error) {
 			if pLine != 0 {
 				return nil, lr.errorf("second problem line (the first is on line %d)", pLine)
 			}
-			if f, i = nextField(line, i); string(f) != "sp" {
-				if len(f) == 0 {
-					return nil, lr.errorf("problem line %s must be \"p sp N M\"", quoteField(line))
-				}
-				return nil, lr.errorf("problem type %s is not supported: only shortest-path graphs (\"p sp N M\")", quoteField(f))
-			}
-			var nm [2]uint64
-			for k := range nm {
-				if f, i = nextField(line, i); len(f) == 0 {
-					return nil, lr.errorf("problem line %s must be \"p sp N M\"", quoteField(line))
-				}
-				x, ok := parseDecimal(f)
-				if !ok {
-					return nil, lr.errorf("problem line: %s is not a non-negative integer", quoteField(f))
-				}
-				nm[k] = x
-			}
-			if f, _ = nextField(line, i); len(f) != 0 {
-				return nil, lr.errorf("problem line %s has more than \"p sp N M\"", quoteField(line))
-			}
-			n, m = nm[0], nm[1]
-			if err := checkDeclaredVertices(lr, n, m); err != nil {
+			var err error
+			if n, m, err = dimacsProblem(lr, line, i); err != nil {
 				return nil, err
 			}
 			pLine = lr.n
@@ -66,31 +46,11 @@ func readDIMACS(lr *lineReader, opt ReadOptions) (*Graph, error) {
 			if count > m {
 				return nil, lr.errorf("more arcs than the %d declared on line %d", m, pLine)
 			}
-			var uv [2]uint32
-			for k := range uv {
-				if f, i = nextField(line, i); len(f) == 0 {
-					return nil, lr.errorf("arc line %s must be \"a u v w\"", quoteField(line))
-				}
-				x, ok := parseDecimal(f)
-				if !ok {
-					return nil, lr.errorf("vertex %s is not a positive integer", quoteField(f))
-				}
-				if x < 1 || x > n {
-					return nil, lr.errorf("vertex %d out of range 1..%d", x, n)
-				}
-				uv[k] = uint32(x - 1)
-			}
-			if f, i = nextField(line, i); len(f) == 0 {
-				return nil, lr.errorf("arc line %s has no weight; it must be \"a u v w\"", quoteField(line))
-			}
-			w, err := ws.parseInt(lr, f)
+			u, v, w, err := dimacsArc(lr, line, i, n, ws)
 			if err != nil {
 				return nil, err
 			}
-			if f, _ = nextField(line, i); len(f) != 0 {
-				return nil, lr.errorf("arc line %s has more than \"a u v w\"", quoteField(line))
-			}
-			b.AddEdge(uv[0], uv[1], w)
+			b.AddEdge(u, v, w)
 		default:
 			return nil, lr.errorf("line starts with %s: a DIMACS .gr line is \"c ...\", \"p sp N M\" or \"a u v w\"", quoteField(f))
 		}
@@ -113,4 +73,64 @@ func readDIMACS(lr *lineReader, opt ReadOptions) (*Graph, error) {
 	}
 	g.Labels = oneBasedLabels(int(n))
 	return ws.finish(g, opt), nil
+}
+
+// dimacsProblem reads the rest of a problem line "p sp N M" from field
+// offset i: the vertex and arc counts, checked to be believable.
+func dimacsProblem(lr *lineReader, line []byte, i int) (n, m uint64, err error) {
+	var f []byte
+	if f, i = nextField(line, i); string(f) != "sp" {
+		if len(f) == 0 {
+			return 0, 0, lr.errorf("problem line %s must be \"p sp N M\"", quoteField(line))
+		}
+		return 0, 0, lr.errorf("problem type %s is not supported: only shortest-path graphs (\"p sp N M\")", quoteField(f))
+	}
+	var nm [2]uint64
+	for k := range nm {
+		if f, i = nextField(line, i); len(f) == 0 {
+			return 0, 0, lr.errorf("problem line %s must be \"p sp N M\"", quoteField(line))
+		}
+		x, ok := parseDecimal(f)
+		if !ok {
+			return 0, 0, lr.errorf("problem line: %s is not a non-negative integer", quoteField(f))
+		}
+		nm[k] = x
+	}
+	if f, _ = nextField(line, i); len(f) != 0 {
+		return 0, 0, lr.errorf("problem line %s has more than \"p sp N M\"", quoteField(line))
+	}
+	if err := checkDeclaredVertices(lr, nm[0], nm[1]); err != nil {
+		return 0, 0, err
+	}
+	return nm[0], nm[1], nil
+}
+
+// dimacsArc reads the rest of an arc line "a u v w" from field offset i:
+// the arc's 0-based ends (in 1..n in the file) and its weight.
+func dimacsArc(lr *lineReader, line []byte, i int, n uint64, ws *weightReader) (u, v, w uint32, err error) {
+	var uv [2]uint32
+	var f []byte
+	for k := range uv {
+		if f, i = nextField(line, i); len(f) == 0 {
+			return 0, 0, 0, lr.errorf("arc line %s must be \"a u v w\"", quoteField(line))
+		}
+		x, ok := parseDecimal(f)
+		if !ok {
+			return 0, 0, 0, lr.errorf("vertex %s is not a positive integer", quoteField(f))
+		}
+		if x < 1 || x > n {
+			return 0, 0, 0, lr.errorf("vertex %d out of range 1..%d", x, n)
+		}
+		uv[k] = uint32(x - 1)
+	}
+	if f, i = nextField(line, i); len(f) == 0 {
+		return 0, 0, 0, lr.errorf("arc line %s has no weight; it must be \"a u v w\"", quoteField(line))
+	}
+	if w, err = ws.parseInt(lr, f); err != nil {
+		return 0, 0, 0, err
+	}
+	if f, _ = nextField(line, i); len(f) != 0 {
+		return 0, 0, 0, lr.errorf("arc line %s has more than \"a u v w\"", quoteField(line))
+	}
+	return uv[0], uv[1], w, nil
 }
