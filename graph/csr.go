@@ -140,6 +140,12 @@ func (b *Builder) buildCSR(g *Graph) error {
 	parts := csrParts(arcsMax)
 	c := &csrBuild{n: b.n, parts: parts, directed: b.directed, pos: make([][]uint32, parts),
 		crew: &crew{w: b.watch, stage: "building the adjacency lists", total: int64(2*edges + 2*arcsMax)}}
+	// The stage starts here, reported at once: the workers' own reports
+	// count from what all of them did and are spaced in time, so the
+	// first may come after the stage is over.
+	if !b.watch.at(c.crew.stage, 0, c.crew.total) {
+		return b.watch.err
+	}
 	for k := range c.pos {
 		c.pos[k] = make([]uint32, b.n)
 	}

@@ -67,12 +67,7 @@ func NewEdgeLayout(g *Graph, p *Partition) *EdgeLayout {
 	// as much memory again as the runs themselves.
 	const minArcsPerWorker = 1 << 16
 	workers := min(runtime.GOMAXPROCS(0), arcs/minArcsPerWorker+1)
-	bounds := make([]int, workers+1)
-	bounds[workers] = n
-	for k := 1; k < workers; k++ {
-		target := uint32(uint64(arcs) * uint64(k) / uint64(workers))
-		bounds[k] = max(bounds[k-1], sort.Search(n, func(v int) bool { return g.Offsets[v] >= target }))
-	}
+	bounds := arcChunks(g, workers)
 	parallel := func(work func(lo, hi int, cnt []uint32)) {
 		var wg sync.WaitGroup
 		for k := range workers {
@@ -80,84 +75,109 @@ func NewEdgeLayout(g *Graph, p *Partition) *EdgeLayout {
 		}
 		wg.Wait()
 	}
-	parallel(func(lo, hi int, cnt []uint32) {
-		// cnt is all zero between vertices; the second pass of each
-		// vertex resets what the first set.
-		for u := lo; u < hi; u++ {
-			nbrs := g.Adj[g.Offsets[u]:g.Offsets[u+1]]
-			runs := uint32(0)
-			for _, v := range nbrs {
-				if cnt[p.PE[v]] == 0 {
-					runs++
-				}
-				cnt[p.PE[v]] = 1
-			}
-			for _, v := range nbrs {
-				cnt[p.PE[v]] = 0
-			}
-			l.runOff[u+1] = runs
-		}
-	})
+	parallel(func(lo, hi int, cnt []uint32) { l.countRuns(g, p, lo, hi, cnt) })
 	for u := range n {
 		l.runOff[u+1] += l.runOff[u]
 	}
 	total := int(l.runOff[n])
 	l.runPE = make([]uint16, total)
 	l.runEnd = make([]uint32, total)
-	parallel(func(lo, hi int, cnt []uint32) {
-		// A counting sort per vertex by destination PE: stable, so
-		// neighbours stay ascending inside a PE, and O(degree + distinct
-		// PEs) instead of a comparison sort of the list. used lists the
-		// PEs touched, to reset them.
-		var used []uint16
-		for u := lo; u < hi; u++ {
-			s, e := g.Offsets[u], g.Offsets[u+1]
-			if s == e {
-				continue
-			}
-			nbrs := g.Adj[s:e]
-			used = used[:0]
-			for _, v := range nbrs {
-				pe := p.PE[v]
-				if cnt[pe] == 0 {
-					used = append(used, pe)
-				}
-				cnt[pe]++
-			}
-			if len(used)*8 > nPE {
-				// Dense: collect the PEs in order by scanning.
-				used = used[:0]
-				for pe, x := range cnt {
-					if x > 0 {
-						used = append(used, uint16(pe))
-					}
-				}
-			} else {
-				slices.Sort(used)
-			}
-			// cnt becomes the next write position of each PE.
-			at, r := s, l.runOff[u]
-			for i, pe := range used {
-				size := cnt[pe]
-				cnt[pe] = at
-				at += size
-				l.runPE[r+uint32(i)] = pe
-				l.runEnd[r+uint32(i)] = at
-			}
-			for i, v := range nbrs {
-				pe := p.PE[v]
-				l.adj[cnt[pe]] = v
-				if l.weights != nil {
-					l.weights[cnt[pe]] = g.Weights[s+uint32(i)]
-				}
-				cnt[pe]++
-			}
-			for _, pe := range used {
-				cnt[pe] = 0
-			}
-		}
-	})
+	parallel(func(lo, hi int, cnt []uint32) { l.placeRuns(g, p, lo, hi, cnt) })
+	l.countPerPE()
+	return l
+}
 
+// arcChunks splits the vertices into workers chunks of about equal arc
+// counts: chunk k is vertices [bounds[k], bounds[k+1]).
+func arcChunks(g *Graph, workers int) []int {
+	n, arcs := g.NumVertices(), len(g.Adj)
+	bounds := make([]int, workers+1)
+	bounds[workers] = n
+	for k := 1; k < workers; k++ {
+		target := uint32(uint64(arcs) * uint64(k) / uint64(workers))
+		bounds[k] = max(bounds[k-1], sort.Search(n, func(v int) bool { return g.Offsets[v] >= target }))
+	}
+	return bounds
+}
+
+// countRuns is the first pass over vertices [lo, hi): each vertex's
+// number of runs (distinct PEs among its neighbours) into runOff[u+1].
+// cnt, one counter per PE, is all zero between vertices; the second loop
+// over a vertex's neighbours resets what the first set.
+func (l *EdgeLayout) countRuns(g *Graph, p *Partition, lo, hi int, cnt []uint32) {
+	for u := lo; u < hi; u++ {
+		nbrs := g.Adj[g.Offsets[u]:g.Offsets[u+1]]
+		runs := uint32(0)
+		for _, v := range nbrs {
+			if cnt[p.PE[v]] == 0 {
+				runs++
+			}
+			cnt[p.PE[v]] = 1
+		}
+		for _, v := range nbrs {
+			cnt[p.PE[v]] = 0
+		}
+		l.runOff[u+1] = runs
+	}
+}
+
+// placeRuns is the second pass over vertices [lo, hi): a counting sort
+// per vertex by destination PE, stable, so neighbours stay ascending
+// inside a PE, and O(degree + distinct PEs) instead of a comparison sort
+// of the list. It writes the runs at runOff[u] and the reordered arcs
+// (and weights) in place of the vertex's CSR range.
+func (l *EdgeLayout) placeRuns(g *Graph, p *Partition, lo, hi int, cnt []uint32) {
+	var used []uint16 // the PEs touched, to reset them
+	for u := lo; u < hi; u++ {
+		s, e := g.Offsets[u], g.Offsets[u+1]
+		if s == e {
+			continue
+		}
+		nbrs := g.Adj[s:e]
+		used = used[:0]
+		for _, v := range nbrs {
+			pe := p.PE[v]
+			if cnt[pe] == 0 {
+				used = append(used, pe)
+			}
+			cnt[pe]++
+		}
+		if len(used)*8 > l.numPE {
+			// Dense: collect the PEs in order by scanning.
+			used = used[:0]
+			for pe, x := range cnt {
+				if x > 0 {
+					used = append(used, uint16(pe))
+				}
+			}
+		} else {
+			slices.Sort(used)
+		}
+		// cnt becomes the next write position of each PE.
+		at, r := s, l.runOff[u]
+		for i, pe := range used {
+			size := cnt[pe]
+			cnt[pe] = at
+			at += size
+			l.runPE[r+uint32(i)] = pe
+			l.runEnd[r+uint32(i)] = at
+		}
+		for i, v := range nbrs {
+			pe := p.PE[v]
+			l.adj[cnt[pe]] = v
+			if l.weights != nil {
+				l.weights[cnt[pe]] = g.Weights[s+uint32(i)]
+			}
+			cnt[pe]++
+		}
+		for _, pe := range used {
+			cnt[pe] = 0
+		}
+	}
+}
+
+// countPerPE totals each PE's edges and index entries (runs).
+func (l *EdgeLayout) countPerPE() {
 	l.edgesPerPE = make([]int, l.numPE)
 	l.indexPerPE = make([]int, l.numPE)
 	start := uint32(0)
@@ -166,7 +186,6 @@ func NewEdgeLayout(g *Graph, p *Partition) *EdgeLayout {
 		l.indexPerPE[pe]++
 		start = l.runEnd[i]
 	}
-	return l
 }
 
 // NumPEs returns the number of global PEs the layout spreads edges over.
