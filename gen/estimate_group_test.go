@@ -4,11 +4,9 @@ package gen
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/internal/procgroup"
@@ -42,25 +40,8 @@ func TestEstimateCancelEndsGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() {
+	testenv.CancelEndsGroup(t, pidFile, procgroup.Grace, func(ctx context.Context) error {
 		_, _, err := Estimate(ctx, s, "xcu")
-		done <- err
-	}()
-	pgid := testenv.FakeToolGroup(t, pidFile, 30*time.Second)
-	if n := len(testenv.GroupAlive(t, pgid)); n < 3 {
-		t.Fatalf("the tool's group has %d processes, want the script and its two children", n)
-	}
-	cancel()
-	select {
-	case err := <-done:
-		if !errors.Is(err, context.Canceled) {
-			t.Errorf("err = %v, want the cancellation", err)
-		}
-	case <-time.After(3 * procgroup.Grace):
-		t.Fatal("Estimate did not return after the cancel")
-	}
-	testenv.WaitGroupGone(t, pgid, 2*procgroup.Grace)
+		return err
+	})
 }

@@ -3,6 +3,8 @@
 package testenv
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -105,4 +107,34 @@ func FakeToolGroup(tb testing.TB, file string, timeout time.Duration) int {
 	}
 	tb.Fatalf("the tool did not start (no process id in %s)", file)
 	return 0
+}
+
+// CancelEndsGroup checks what every caller of an external tool promises:
+// run starts a fake tool (a script whose first line writes its process id
+// into pidFile and which starts two children of its own, as a wrapper
+// would) under ctx; once the tool's group holds the script and both
+// children, ctx is cancelled, and run must return the cancellation within
+// three times grace and leave no live process of the group after twice
+// grace (grace is internal/procgroup's, which this package cannot import:
+// that package's own tests import this one).
+func CancelEndsGroup(tb testing.TB, pidFile string, grace time.Duration, run func(ctx context.Context) error) {
+	tb.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- run(ctx) }()
+	pgid := FakeToolGroup(tb, pidFile, 30*time.Second)
+	if n := len(GroupAlive(tb, pgid)); n < 3 {
+		tb.Fatalf("the tool's group has %d processes, want the script and its two children", n)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			tb.Errorf("err = %v, want the cancellation", err)
+		}
+	case <-time.After(3 * grace):
+		tb.Fatal("the call did not return after the cancel")
+	}
+	WaitGroupGone(tb, pgid, 2*grace)
 }
