@@ -31,19 +31,12 @@ type lockstep struct {
 	w     *profiler
 	xb    []crossbar
 	lanes [][]lane // per FPGA, per local PE
-	// hz holds, per vertex, the first cycle at which a message for it may
-	// issue (exact detector), valid where hzStep is the current superstep's
-	// number (step), so that no superstep has to clear it.
-	hz     []float64
-	hzStep []uint32
-	step   uint32
-	// per item: the sender's local lists, grouped by PE
-	cnt   []int32
-	start []int32
-	hit   []int
-	hitF  [][]int // hit by FPGA
-	dst   []uint32
-	needs []bool
+	// lists are the partition's lists split by PE.
+	lists *peLists
+	// step is the current superstep's number, which marks the exact
+	// detector's entries valid (lane.hzStep), so that no superstep has to
+	// clear them.
+	step uint32
 	// want[f] lists the items FPGA f's crossbar moves; heads is scratch
 	// space for its segments by home FPGA.
 	want [][]int32
@@ -85,26 +78,36 @@ type lane struct {
 	msgs     int
 	msgSlots int
 	stall    float64 // cycles gather waited on hazards
-	slots    []float64
-	words    int64
-	popped   []float64 // off-chip: pop cycles of the last InFlight words
+	// The hazard detector: the first cycle at which a message for each
+	// local vertex may issue (exact: hz, valid where hzStep is the
+	// superstep's number; aliased: slots, indexed by the local index's
+	// low bits, mask).
+	hz     []float64
+	hzStep []uint32
+	slots  []float64
+	mask   uint32
+	words  int64
+	popped []float64 // off-chip: pop cycles of the last InFlight words
+	// cur is the lane's list of the item being moved.
+	cur edges
 }
 
 func newLockstep(w *profiler) *lockstep {
 	nP := w.part.PEs
-	lk := &lockstep{w: w, xb: make([]crossbar, w.nF), cnt: make([]int32, w.nPE), start: make([]int32, w.nPE+1),
-		needs: make([]bool, w.nF), hitF: make([][]int, w.nF), want: make([][]int32, w.nF)}
-	if w.opt.Hazard.Hold > 1 && w.opt.Hazard.Slots == 0 {
-		lk.hz = make([]float64, w.g.NumVertices())
-		lk.hzStep = make([]uint32, w.g.NumVertices())
-	}
+	lk := &lockstep{w: w, xb: make([]crossbar, w.nF), lists: w.lists, want: make([][]int32, w.nF)}
 	for f := 0; f < w.nF; f++ {
 		ls := make([]lane, nP)
 		for l := range ls {
 			q := f*nP + l
 			ls[l].pe = q
-			if w.opt.Hazard.Slots > 0 {
-				ls[l].slots = make([]float64, w.opt.Hazard.slotsFor(len(w.part.Members[q])))
+			switch h := w.opt.Hazard; {
+			case h.Hold <= 1:
+			case h.Slots > 0:
+				ls[l].slots = make([]float64, h.slotsFor(len(w.part.Members[q])))
+				ls[l].mask = uint32(len(ls[l].slots) - 1)
+			default:
+				ls[l].hz = make([]float64, len(w.part.Members[q]))
+				ls[l].hzStep = make([]uint32, len(w.part.Members[q]))
 			}
 			if w.opt.Mem == OffChip {
 				ls[l].popped = make([]float64, w.opt.InFlight)
@@ -150,23 +153,12 @@ func (lk *lockstep) run(senders []uint32) {
 	items := lk.readyOrder(senders)
 	lk.route(items)
 	lk.schedule(items, func(f int, it readyItem, at float64) {
-		for g := range lk.hitF {
-			lk.hitF[g] = lk.hitF[g][:0]
-		}
 		if it.barrier {
-			lk.move(f, at)
+			lk.move(f, at, 0, 0)
 			return
 		}
-		lk.group(it.u)
-		for _, q := range lk.hit {
-			if q/w.part.PEs == f {
-				lk.hitF[f] = append(lk.hitF[f], q)
-			}
-		}
-		lk.move(f, at)
-		for _, q := range lk.hit {
-			lk.cnt[q] = 0
-		}
+		lo, hi := lk.lists.on(it.u, f)
+		lk.move(f, at, lo, hi)
 	})
 	for f := range lk.lanes {
 		items := int64(lk.xb[f].items)
@@ -211,14 +203,8 @@ func (lk *lockstep) route(items []readyItem) {
 		}
 		home := int(pe[it.u]) / nP
 		w.local[home]++
-		for f := range lk.needs {
-			lk.needs[f] = f == home || !w.opt.Filter
-		}
-		for _, v := range w.g.Neighbors(it.u) {
-			lk.needs[int(pe[v])/nP] = true
-		}
-		for f, need := range lk.needs {
-			if !need {
+		for f := range w.nF {
+			if lo, hi := lk.lists.on(it.u, f); lo == hi && f != home && w.opt.Filter {
 				continue
 			}
 			w.xbar[f]++
@@ -355,66 +341,25 @@ type segment struct {
 	arr           []float64
 }
 
-// group counts u's neighbours per PE (lk.cnt; lk.hit lists the PEs with a
-// non-empty list) and, when the hazard detector needs them, sorts them by
-// PE into lk.dst in adjacency order.
-func (lk *lockstep) group(u uint32) {
-	pe := lk.w.part.PE
-	nbrs := lk.w.g.Neighbors(u)
-	lk.hit = lk.hit[:0]
-	for _, v := range nbrs {
-		q := pe[v]
-		if lk.cnt[q] == 0 {
-			lk.hit = append(lk.hit, int(q))
-		}
-		lk.cnt[q]++
-	}
-	if lk.w.opt.Hazard.Hold <= 1 {
-		return
-	}
-	var off int32
-	for _, q := range lk.hit {
-		lk.start[q] = off
-		off += lk.cnt[q]
-	}
-	if cap(lk.dst) < len(nbrs) {
-		lk.dst = make([]uint32, len(nbrs))
-	}
-	lk.dst = lk.dst[:len(nbrs)]
-	for _, v := range nbrs {
-		q := pe[v]
-		lk.dst[lk.start[q]] = v
-		lk.start[q]++
-	}
-}
-
 // edges is one PE's share of an item: n edges, and their destinations
 // when the hazard detector needs them.
 type edges struct {
 	n   int
-	dst []uint32
+	loc []uint32 // the destinations' local indices
 }
 
 // slice returns edges lo to hi.
 func (e edges) slice(lo, hi int) edges {
-	if e.dst == nil {
+	if e.loc == nil {
 		return edges{n: hi - lo}
 	}
-	return edges{n: hi - lo, dst: e.dst[lo:hi]}
-}
-
-// list returns PE q's list of the current item.
-func (lk *lockstep) list(q int) edges {
-	n := int(lk.cnt[q])
-	if n == 0 || lk.w.opt.Hazard.Hold <= 1 {
-		return edges{n: n}
-	}
-	return edges{n: n, dst: lk.dst[int(lk.start[q])-n : lk.start[q]]}
+	return edges{n: hi - lo, loc: e.loc[lo:hi]}
 }
 
 // move moves one item, ready at cycle ready, through FPGA f's crossbar
-// into every local PE.
-func (lk *lockstep) move(f int, ready float64) {
+// into every local PE; runs lo to hi of the lists are the item's lists on
+// the FPGA's PEs.
+func (lk *lockstep) move(f int, ready float64, lo, hi uint32) {
 	x := &lk.xb[f]
 	lanes := lk.lanes[f]
 	slot := x.items % InFIFODepth
@@ -425,21 +370,29 @@ func (lk *lockstep) move(f int, ready float64) {
 	// Lanes with a list that were not active took every item so far in
 	// the cycle after its move.
 	base := f * len(lanes)
-	for _, q := range lk.hitF[f] {
-		ln := &lanes[q-base]
+	pl := lk.lists
+	for k := lo; k < hi; k++ {
+		r := pl.runs[k]
+		l := int(r.pe) - base
+		ln := &lanes[l]
+		ln.cur = edges{n: int(r.n)}
+		if pl.loc != nil {
+			ln.cur.loc = pl.loc[pl.at[k] : pl.at[k]+r.n]
+		}
 		if !ln.active {
 			for i := range ln.taken {
 				ln.taken[i] = x.times[i] + 1
 			}
 			ln.last = x.now + 1
 			ln.active = true
-			x.active = append(x.active, q-base)
+			x.active = append(x.active, l)
 		}
 	}
 	keep := x.active[:0]
 	for _, l := range x.active {
 		ln := &lanes[l]
-		lk.take(ln, t, lk.list(ln.pe), slot)
+		lk.take(ln, t, ln.cur, slot)
+		ln.cur = edges{}
 		if ln.last > t+1 || ln.free > t+1 {
 			keep = append(keep, l)
 		} else {
@@ -527,15 +480,15 @@ func (lk *lockstep) walk(ln *lane, first float64, nbrs edges) {
 		}
 		tg := max(tw+lat, ln.tg+1, ln.gather)
 		if hazards {
-			v := nbrs.dst[j]
+			v := nbrs.loc[j]
 			var h *float64
-			if lk.hz != nil {
-				h = &lk.hz[v]
-				if lk.hzStep[v] != lk.step {
-					lk.hzStep[v], *h = lk.step, never
+			if ln.hz != nil {
+				h = &ln.hz[v]
+				if ln.hzStep[v] != lk.step {
+					ln.hzStep[v], *h = lk.step, never
 				}
 			} else {
-				h = &ln.slots[int(w.part.Local[v])%len(ln.slots)]
+				h = &ln.slots[v&ln.mask]
 			}
 			if *h > tg {
 				ln.stall += *h - tg

@@ -2,6 +2,9 @@ package model
 
 import (
 	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/gravf-tui/gravf-tui/graph"
 )
@@ -138,22 +141,52 @@ func NewProfile(g *graph.Graph, part *graph.Partition, act *Activity, opt Profil
 			pr.Sweep, pr.SweepPE = n, q
 		}
 	}
-	w := newProfiler(g, part, opt)
-	bySet := make([]StepWork, len(act.Sets))
-	for i, set := range act.Sets {
-		bySet[i] = w.step(set)
-		bySet[i].Set = i
+	var lists *peLists
+	if opt.Arch != GraVF {
+		lists = newPELists(g, part, opt.Hazard.Hold > 1)
 	}
+	bySet, silent := profileSets(g, part, act, opt, lists)
 	for _, s := range act.Steps {
 		if s.Set < 0 {
-			sw := w.silent()
-			sw.Set = -1
-			pr.Steps = append(pr.Steps, sw)
+			pr.Steps = append(pr.Steps, silent)
 			continue
 		}
 		pr.Steps = append(pr.Steps, bySet[s.Set])
 	}
 	return pr, nil
+}
+
+// profileSets computes the work of every sender set of act, and of a
+// superstep in which no vertex sends, on every core: the sets are
+// independent, so the result does not depend on which core computes
+// which.
+func profileSets(g *graph.Graph, part *graph.Partition, act *Activity, opt ProfileOptions, lists *peLists) ([]StepWork, StepWork) {
+	bySet := make([]StepWork, len(act.Sets))
+	var silent StepWork
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(act.Sets)+1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := newProfiler(g, part, opt, lists)
+			for {
+				i := int(next.Add(1)) - 1
+				switch {
+				case i < len(act.Sets):
+					bySet[i] = w.step(act.Sets[i])
+					bySet[i].Set = i
+				case i == len(act.Sets):
+					silent = w.silent()
+					silent.Set = -1
+				default:
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return bySet, silent
 }
 
 // profiler holds the scratch space of one profile computation.
@@ -175,17 +208,20 @@ type profiler struct {
 	local   []int64   // per FPGA: updates (GraVF: messages) it issues
 	end     []float64 // per FPGA: the cycle its last PE is done
 
-	lk *lockstep // GraVF-M only
+	lk    *lockstep // GraVF-M only
+	lists *peLists  // GraVF-M only
 }
 
-func newProfiler(g *graph.Graph, part *graph.Partition, opt ProfileOptions) *profiler {
+func newProfiler(g *graph.Graph, part *graph.Partition, opt ProfileOptions, lists *peLists) *profiler {
 	nPE := part.NumPEs()
-	w := &profiler{g: g, part: part, opt: opt, nPE: nPE, nF: part.FPGAs,
-		recv: make([]int64, g.NumVertices()), edges: make([]int64, nPE), stall: make([]float64, nPE),
+	w := &profiler{g: g, part: part, opt: opt, nPE: nPE, nF: part.FPGAs, lists: lists,
+		edges: make([]int64, nPE), stall: make([]float64, nPE),
 		scatter: make([]float64, nPE), words: make([]int64, nPE),
 		xbar: make([]int64, part.FPGAs), local: make([]int64, part.FPGAs), link: make([]int64, part.FPGAs*part.FPGAs), end: make([]float64, part.FPGAs)}
 	if opt.Arch != GraVF {
 		w.lk = newLockstep(w)
+	} else {
+		w.recv = make([]int64, g.NumVertices())
 	}
 	return w
 }

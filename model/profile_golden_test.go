@@ -75,7 +75,24 @@ func TestProfileGolden(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				// The prediction composed from the same partition.
+				ps := model.NewProfiles(g, act, graph.PartitionOptions{Method: method, Seed: 1})
+				ps.Use(part)
+				w.Attach(ps)
+				r, err := model.Evaluate(p, w, c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				pred, err := model.PredictContext(context.Background(), p, w, r)
+				if err != nil {
+					t.Fatal(err)
+				}
 				fmt.Fprintf(&out, "%s %s %s %s %dx%d %s %s %s filter=%v: sweep %d pe %d\n", filepath.Base(spec), kn, d.board, d.pe, c.FPGAs, c.PEs, c.Arch, c.Mem, method, c.Filter, pr.Sweep, pr.SweepPE)
+				fmt.Fprintf(&out, "  predicted %.12g TEPS, %.12g s:", pred.TEPS, pred.Seconds)
+				for _, m := range pred.Breakdown {
+					fmt.Fprintf(&out, " %s %.9g", m.Mechanism, m.Seconds)
+				}
+				out.WriteString("\n")
 				for s, st := range pr.Steps {
 					// Every FPGA's share, as a digest.
 					h := sha256.New()

@@ -1,0 +1,170 @@
+package model
+
+import (
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gravf-tui/gravf-tui/graph"
+)
+
+// peLists holds every vertex's adjacency list split by the PE that holds
+// each neighbour, as the lockstep recursion hands the pieces to the PEs:
+// the runs of a vertex in ascending PE order (so the runs of one FPGA's
+// PEs are contiguous), each with its edge count and, when the hazard
+// detector needs them, the neighbours' local indices in adjacency order.
+// Every superstep walks the lists of its senders once per FPGA that
+// takes them; splitting them once per partition turns that work from a
+// lookup of the owner of every arc into a read of a few runs.
+type peLists struct {
+	nF int
+	// runs[bound[u*nF+f]:bound[u*nF+f+1]] are the runs of vertex u on
+	// FPGA f's PEs.
+	bound []uint32
+	runs  []peRun
+	// loc holds, in the graph's arc positions (vertex u's at
+	// Offsets[u]:Offsets[u+1]), the local index of every neighbour,
+	// grouped by run, and at the position of every run's first; both nil
+	// when no detector needs them.
+	loc []uint32
+	at  []uint32
+}
+
+// peRun is the part of a vertex's list that one PE holds.
+type peRun struct {
+	pe uint16
+	n  uint32
+}
+
+// listChunk is how many vertices one worker splits at a time.
+const listChunk = 1 << 14
+
+// newPELists splits g's lists by part's owners, on every core; the
+// result does not depend on how the work was divided.
+func newPELists(g *graph.Graph, part *graph.Partition, withLocal bool) *peLists {
+	nV, nF := g.NumVertices(), part.FPGAs
+	pl := &peLists{nF: nF, bound: make([]uint32, nV*nF+1)}
+	if withLocal {
+		pl.loc = make([]uint32, g.NumArcs())
+	}
+	chunks := (nV + listChunk - 1) / listChunk
+	runs := make([]listPiece, chunks)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(chunks, 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := newListSplitter(part.NumPEs())
+			for {
+				c := int(next.Add(1)) - 1
+				if c >= chunks {
+					return
+				}
+				runs[c] = s.split(g, part, pl, c*listChunk, min((c+1)*listChunk, nV))
+			}
+		}()
+	}
+	wg.Wait()
+	total := 0
+	for _, r := range runs {
+		total += len(r.runs)
+	}
+	pl.runs = make([]peRun, 0, total)
+	if withLocal {
+		pl.at = make([]uint32, 0, total)
+	}
+	for c, r := range runs {
+		// bound holds each vertex's runs from its chunk's start so far.
+		base := uint32(len(pl.runs))
+		for i := c * listChunk * nF; i < min((c+1)*listChunk, nV)*nF; i++ {
+			pl.bound[i] += base
+		}
+		pl.runs = append(pl.runs, r.runs...)
+		pl.at = append(pl.at, r.at...)
+	}
+	pl.bound[nV*nF] = uint32(len(pl.runs))
+	return pl
+}
+
+// listPiece is the runs of one chunk of vertices.
+type listPiece struct {
+	runs []peRun
+	at   []uint32
+}
+
+// listSplitter is one worker's scratch space.
+type listSplitter struct {
+	cnt   []uint32 // per PE: the current vertex's edges there
+	start []uint32
+	hit   []uint16
+}
+
+func newListSplitter(nPE int) *listSplitter {
+	return &listSplitter{cnt: make([]uint32, nPE), start: make([]uint32, nPE)}
+}
+
+// split returns the runs of vertices lo to hi and sets their bounds
+// (from the chunk's start) and loc.
+func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists, lo, hi int) listPiece {
+	pe, nF, nP := part.PE, part.FPGAs, part.PEs
+	var out listPiece
+	for u := lo; u < hi; u++ {
+		a, b := g.Offsets[u], g.Offsets[u+1]
+		nbrs := g.Adj[a:b]
+		s.hit = s.hit[:0]
+		for _, v := range nbrs {
+			q := pe[v]
+			if s.cnt[q] == 0 {
+				s.hit = append(s.hit, q)
+			}
+			s.cnt[q]++
+		}
+		sortPEs(s.hit)
+		off := a
+		f := 0
+		for _, q := range s.hit {
+			for ; f <= int(q)/nP; f++ {
+				pl.bound[u*nF+f] = uint32(len(out.runs))
+			}
+			out.runs = append(out.runs, peRun{pe: q, n: s.cnt[q]})
+			if pl.loc != nil {
+				out.at = append(out.at, off)
+			}
+			s.start[q] = off
+			off += s.cnt[q]
+			s.cnt[q] = 0
+		}
+		for ; f < nF; f++ {
+			pl.bound[u*nF+f] = uint32(len(out.runs))
+		}
+		if pl.loc != nil {
+			for _, v := range nbrs {
+				q := pe[v]
+				pl.loc[s.start[q]] = part.Local[v]
+				s.start[q]++
+			}
+		}
+	}
+	return out
+}
+
+// sortPEs sorts a list of PEs: by insertion when short, as most are.
+func sortPEs(x []uint16) {
+	if len(x) > 32 {
+		slices.Sort(x)
+		return
+	}
+	for i := 1; i < len(x); i++ {
+		for j := i; j > 0 && x[j] < x[j-1]; j-- {
+			x[j], x[j-1] = x[j-1], x[j]
+		}
+	}
+}
+
+// on returns the range of vertex u's runs on FPGA f's PEs.
+func (pl *peLists) on(u uint32, f int) (lo, hi uint32) {
+	i := int(u)*pl.nF + f
+	return pl.bound[i], pl.bound[i+1]
+}
