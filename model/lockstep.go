@@ -88,6 +88,7 @@ type lane struct {
 	mask   uint32
 	words  int64
 	popped []float64 // off-chip: pop cycles of the last InFlight words
+	pop    int       // the slot of popped the next word uses (words mod InFlight)
 	// cur is the lane's list of the item being moved.
 	cur edges
 }
@@ -133,7 +134,7 @@ func (lk *lockstep) reset() {
 			ln := &lk.lanes[f][l]
 			ln.last, ln.free, ln.walkEnd, ln.tg, ln.active = -1, 0, -1, -1, false
 			ln.gather = float64(len(w.part.Members[ln.pe]) + 1)
-			ln.msgs, ln.stall, ln.words = 0, 0, 0
+			ln.msgs, ln.stall, ln.words, ln.pop = 0, 0, 0, 0
 			ln.msgSlots = min(MsgFIFODepth+w.opt.ScatterLatency, msgRing)
 			for i := range ln.slots {
 				ln.slots[i] = never
@@ -391,8 +392,13 @@ func (lk *lockstep) move(f int, ready float64, lo, hi uint32) {
 	keep := x.active[:0]
 	for _, l := range x.active {
 		ln := &lanes[l]
-		lk.take(ln, t, ln.cur, slot)
-		ln.cur = edges{}
+		// The lane takes the item (see take) at cycle s.
+		s := max(t+1, ln.last+1, ln.free)
+		ln.taken[slot], ln.last = s, s
+		if ln.cur.n > 0 {
+			lk.take(ln, s, ln.cur)
+			ln.cur = edges{}
+		}
 		if ln.last > t+1 || ln.free > t+1 {
 			keep = append(keep, l)
 		} else {
@@ -405,12 +411,13 @@ func (lk *lockstep) move(f int, ready float64, lo, hi uint32) {
 	x.items++
 }
 
-// take has lane ln take an item written into its FIFO at cycle t with the
-// local list nbrs, as the scatter unit of the design does:
+// take hands lane ln the non-empty local list nbrs of an item it took at
+// cycle s (move: in the cycle after the item was written into its FIFO at
+// the earliest, after the previous one, and once its scatter unit is
+// free), as the scatter unit of the design does:
 //
-//   - generated PE, BRAM: the lookup stage takes the item in the cycle
-//     after it was written, at the earliest; an empty list is dropped
-//     there in one cycle, a non-empty one is handed to the walker in the
+//   - generated PE, BRAM: the lookup stage took the item; an empty list
+//     is dropped there in one cycle, a non-empty one is handed to the walker in the
 //     cycle the walker reads the previous list's last edge (or at once
 //     when it is idle), and the stage takes the next item in that cycle.
 //   - paper's PE, BRAM: one cycle to take the item, then the walk; the
@@ -420,12 +427,7 @@ func (lk *lockstep) move(f int, ready float64, lo, hi uint32) {
 //     to be unpacked, and takes the next item in the cycle of the last
 //     request; each word arrives after the memory latency and is
 //     unpacked in order, one edge per cycle.
-func (lk *lockstep) take(ln *lane, t float64, nbrs edges, slot int) {
-	s := max(t+1, ln.last+1, ln.free)
-	ln.taken[slot], ln.last = s, s
-	if nbrs.n == 0 {
-		return
-	}
+func (lk *lockstep) take(ln *lane, s float64, nbrs edges) {
 	opt := &lk.w.opt
 	switch {
 	case opt.Mem == OffChip:
@@ -445,10 +447,14 @@ func (lk *lockstep) request(ln *lane, s float64, nbrs edges) {
 	opt := &lk.w.opt
 	epw := opt.EdgesPerWord
 	r := s
+	lat := float64(opt.MemLatency)
 	for lo := 0; lo < nbrs.n; lo += epw {
-		i := int(ln.words % int64(opt.InFlight))
+		i := ln.pop
+		if ln.pop++; ln.pop == len(ln.popped) {
+			ln.pop = 0
+		}
 		r = max(r+1, ln.popped[i])
-		pop := max(r+float64(opt.MemLatency), ln.walkEnd+1)
+		pop := max(r+lat, ln.walkEnd+1)
 		ln.popped[i] = pop
 		lk.walk(ln, pop, nbrs.slice(lo, min(lo+epw, nbrs.n)))
 		ln.words++
