@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"sync"
@@ -123,6 +124,13 @@ type FPGAWork struct {
 // NewProfile computes the profile of activity act on graph g partitioned
 // by part.
 func NewProfile(g *graph.Graph, part *graph.Partition, act *Activity, opt ProfileOptions) (*Profile, error) {
+	return newProfile(context.Background(), g, part, act, opt, nil)
+}
+
+// newProfile is NewProfile with a context that cancels it between two
+// sender sets, and report, when not nil, called (one call at a time) with
+// the sender sets done so far.
+func newProfile(ctx context.Context, g *graph.Graph, part *graph.Partition, act *Activity, opt ProfileOptions, report func(done, total int)) (*Profile, error) {
 	if part.NumPEs() < 1 || len(part.PE) != g.NumVertices() {
 		return nil, fmt.Errorf("profile: partition of %d vertices for a graph of %d", len(part.PE), g.NumVertices())
 	}
@@ -145,7 +153,10 @@ func NewProfile(g *graph.Graph, part *graph.Partition, act *Activity, opt Profil
 	if opt.Arch != GraVF {
 		lists = newPELists(g, part, opt.Hazard.Hold > 1)
 	}
-	bySet, silent := profileSets(g, part, act, opt, lists)
+	bySet, silent, err := profileSets(ctx, g, part, act, opt, lists, report)
+	if err != nil {
+		return nil, err
+	}
 	for _, s := range act.Steps {
 		if s.Set < 0 {
 			pr.Steps = append(pr.Steps, silent)
@@ -160,11 +171,21 @@ func NewProfile(g *graph.Graph, part *graph.Partition, act *Activity, opt Profil
 // superstep in which no vertex sends, on every core: the sets are
 // independent, so the result does not depend on which core computes
 // which.
-func profileSets(g *graph.Graph, part *graph.Partition, act *Activity, opt ProfileOptions, lists *peLists) ([]StepWork, StepWork) {
+func profileSets(ctx context.Context, g *graph.Graph, part *graph.Partition, act *Activity, opt ProfileOptions, lists *peLists, report func(done, total int)) ([]StepWork, StepWork, error) {
 	bySet := make([]StepWork, len(act.Sets))
 	var silent StepWork
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	finished := func() {
+		if report != nil {
+			mu.Lock()
+			done++
+			report(done, len(act.Sets))
+			mu.Unlock()
+		}
+	}
 	for range min(runtime.GOMAXPROCS(0), len(act.Sets)+1) {
 		wg.Add(1)
 		go func() {
@@ -173,9 +194,12 @@ func profileSets(g *graph.Graph, part *graph.Partition, act *Activity, opt Profi
 			for {
 				i := int(next.Add(1)) - 1
 				switch {
+				case ctx.Err() != nil:
+					return
 				case i < len(act.Sets):
 					bySet[i] = w.step(act.Sets[i])
 					bySet[i].Set = i
+					finished()
 				case i == len(act.Sets):
 					silent = w.silent()
 					silent.Set = -1
@@ -186,7 +210,7 @@ func profileSets(g *graph.Graph, part *graph.Partition, act *Activity, opt Profi
 		}()
 	}
 	wg.Wait()
-	return bySet, silent
+	return bySet, silent, ctx.Err()
 }
 
 // profiler holds the scratch space of one profile computation.
