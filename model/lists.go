@@ -17,16 +17,21 @@ import (
 // Every superstep walks the lists of its senders once per FPGA that
 // takes them; splitting them once per partition turns that work from a
 // lookup of the owner of every arc into a read of a few runs.
+//
+// The lists are stored in sweep order (by FPGA, then local index, then
+// PE: the order in which the apply sweeps queue the updates, see
+// readyOrder), so that a crossbar reads them front to back rather than
+// all over memory; rank maps a vertex to its place in that order.
 type peLists struct {
-	nF int
-	// runs[bound[u*nF+f]:bound[u*nF+f+1]] are the runs of vertex u on
-	// FPGA f's PEs.
+	nF   int
+	rank []uint32
+	// runs[bound[p*nF+f]:bound[p*nF+f+1]] are the runs, on FPGA f's PEs,
+	// of the vertex of rank p.
 	bound []uint32
 	runs  []peRun
-	// loc holds, in the graph's arc positions (vertex u's at
-	// Offsets[u]:Offsets[u+1]), the local index of every neighbour,
-	// grouped by run, and at the position of every run's first; both nil
-	// when no detector needs them.
+	// loc holds the local index of every neighbour, list after list in
+	// sweep order, grouped by run, and at the position in loc of every
+	// run's first; both nil when no detector needs them.
 	loc []uint32
 	at  []uint32
 }
@@ -44,9 +49,20 @@ const listChunk = 1 << 14
 // result does not depend on how the work was divided.
 func newPELists(g *graph.Graph, part *graph.Partition, withLocal bool) *peLists {
 	nV, nF := g.NumVertices(), part.FPGAs
-	pl := &peLists{nF: nF, bound: make([]uint32, nV*nF+1)}
+	order := sweepOrder(part)
+	pl := &peLists{nF: nF, rank: make([]uint32, nV), bound: make([]uint32, nV*nF+1)}
+	var aoff []uint32 // per rank: where its list starts in loc
 	if withLocal {
 		pl.loc = make([]uint32, g.NumArcs())
+		aoff = make([]uint32, nV)
+	}
+	var arcs uint32
+	for p, u := range order {
+		pl.rank[u] = uint32(p)
+		if aoff != nil {
+			aoff[p] = arcs
+			arcs += g.Offsets[u+1] - g.Offsets[u]
+		}
 	}
 	chunks := (nV + listChunk - 1) / listChunk
 	runs := make([]listPiece, chunks)
@@ -62,7 +78,8 @@ func newPELists(g *graph.Graph, part *graph.Partition, withLocal bool) *peLists 
 				if c >= chunks {
 					return
 				}
-				runs[c] = s.split(g, part, pl, c*listChunk, min((c+1)*listChunk, nV))
+				lo, hi := c*listChunk, min((c+1)*listChunk, nV)
+				runs[c] = s.split(g, part, pl, order[lo:hi], lo, aoff)
 			}
 		}()
 	}
@@ -88,6 +105,26 @@ func newPELists(g *graph.Graph, part *graph.Partition, withLocal bool) *peLists 
 	return pl
 }
 
+// sweepOrder lists the vertices in the order the apply sweeps queue them:
+// FPGA by FPGA, by local index, PEs of the same index in PE order.
+func sweepOrder(part *graph.Partition) []uint32 {
+	var order []uint32
+	for f := range part.FPGAs {
+		most := 0
+		for l := range part.PEs {
+			most = max(most, len(part.Members[f*part.PEs+l]))
+		}
+		for i := range most {
+			for l := range part.PEs {
+				if m := part.Members[f*part.PEs+l]; i < len(m) {
+					order = append(order, m[i])
+				}
+			}
+		}
+	}
+	return order
+}
+
 // listPiece is the runs of one chunk of vertices.
 type listPiece struct {
 	runs []peRun
@@ -105,14 +142,14 @@ func newListSplitter(nPE int) *listSplitter {
 	return &listSplitter{cnt: make([]uint32, nPE), start: make([]uint32, nPE)}
 }
 
-// split returns the runs of vertices lo to hi and sets their bounds
-// (from the chunk's start) and loc.
-func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists, lo, hi int) listPiece {
+// split returns the runs of the vertices of ranks lo on (us) and sets
+// their bounds (from the chunk's start) and, with aoff, their loc.
+func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists, us []uint32, lo int, aoff []uint32) listPiece {
 	pe, nF, nP := part.PE, part.FPGAs, part.PEs
 	var out listPiece
-	for u := lo; u < hi; u++ {
-		a, b := g.Offsets[u], g.Offsets[u+1]
-		nbrs := g.Adj[a:b]
+	for i, u := range us {
+		p := lo + i
+		nbrs := g.Neighbors(u)
 		s.hit = s.hit[:0]
 		for _, v := range nbrs {
 			q := pe[v]
@@ -122,14 +159,17 @@ func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists,
 			s.cnt[q]++
 		}
 		sortPEs(s.hit)
-		off := a
+		var off uint32
+		if aoff != nil {
+			off = aoff[p]
+		}
 		f := 0
 		for _, q := range s.hit {
 			for ; f <= int(q)/nP; f++ {
-				pl.bound[u*nF+f] = uint32(len(out.runs))
+				pl.bound[p*nF+f] = uint32(len(out.runs))
 			}
 			out.runs = append(out.runs, peRun{pe: q, n: s.cnt[q]})
-			if pl.loc != nil {
+			if aoff != nil {
 				out.at = append(out.at, off)
 			}
 			s.start[q] = off
@@ -137,9 +177,9 @@ func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists,
 			s.cnt[q] = 0
 		}
 		for ; f < nF; f++ {
-			pl.bound[u*nF+f] = uint32(len(out.runs))
+			pl.bound[p*nF+f] = uint32(len(out.runs))
 		}
-		if pl.loc != nil {
+		if aoff != nil {
 			for _, v := range nbrs {
 				q := pe[v]
 				pl.loc[s.start[q]] = part.Local[v]
@@ -163,8 +203,9 @@ func sortPEs(x []uint16) {
 	}
 }
 
-// on returns the range of vertex u's runs on FPGA f's PEs.
-func (pl *peLists) on(u uint32, f int) (lo, hi uint32) {
-	i := int(u)*pl.nF + f
+// on returns the range of the runs, on FPGA f's PEs, of the vertex of
+// rank p.
+func (pl *peLists) on(p uint32, f int) (lo, hi uint32) {
+	i := int(p)*pl.nF + f
 	return pl.bound[i], pl.bound[i+1]
 }

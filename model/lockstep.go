@@ -158,7 +158,7 @@ func (lk *lockstep) run(senders []uint32) {
 			lk.move(f, at, 0, 0)
 			return
 		}
-		lo, hi := lk.lists.on(it.u, f)
+		lo, hi := lk.lists.on(it.rank, f)
 		lk.move(f, at, lo, hi)
 	})
 	for f := range lk.lanes {
@@ -205,7 +205,7 @@ func (lk *lockstep) route(items []readyItem) {
 		home := int(pe[it.u]) / nP
 		w.local[home]++
 		for f := range w.nF {
-			if lo, hi := lk.lists.on(it.u, f); lo == hi && f != home && w.opt.Filter {
+			if lo, hi := lk.lists.on(it.rank, f); lo == hi && f != home && w.opt.Filter {
 				continue
 			}
 			w.xbar[f]++
@@ -477,34 +477,36 @@ func (lk *lockstep) walk(ln *lane, first float64, nbrs edges) {
 		ln.flow(first, nbrs.n, lat)
 		return
 	}
-	tw := first - 1
+	// The lane's state in locals, which the stores into the detector
+	// cannot alias.
+	tw, tg, msgs, slots, gather, stall := first-1, ln.tg, ln.msgs, ln.msgSlots, ln.gather, ln.stall
+	hz, hzStep, det, mask, step := ln.hz, ln.hzStep, ln.slots, ln.mask, lk.step
 	flow := 0 // messages in a row that gather took as they arrived
 	for j := 0; j < nbrs.n; j++ {
 		tw++
-		if ln.msgs >= ln.msgSlots {
-			tw = max(tw, ln.issued[(ln.msgs-ln.msgSlots)%msgRing])
+		if msgs >= slots {
+			tw = max(tw, ln.issued[(msgs-slots)%msgRing])
 		}
-		tg := max(tw+lat, ln.tg+1, ln.gather)
+		tg = max(tw+lat, tg+1, gather)
 		if hazards {
 			v := nbrs.loc[j]
 			var h *float64
-			if ln.hz != nil {
-				h = &ln.hz[v]
-				if ln.hzStep[v] != lk.step {
-					ln.hzStep[v], *h = lk.step, never
+			if hz != nil {
+				h = &hz[v]
+				if hzStep[v] != step {
+					hzStep[v], *h = step, never
 				}
 			} else {
-				h = &ln.slots[v&ln.mask]
+				h = &det[v&mask]
 			}
 			if *h > tg {
-				ln.stall += *h - tg
+				stall += *h - tg
 				tg = *h
 			}
 			*h = tg + hold
 		}
-		ln.issued[ln.msgs%msgRing] = tg
-		ln.msgs++
-		ln.tg = tg
+		ln.issued[msgs%msgRing] = tg
+		msgs++
 		if flow++; tg != tw+lat {
 			flow = 0
 		}
@@ -512,10 +514,12 @@ func (lk *lockstep) walk(ln *lane, first float64, nbrs edges) {
 			// Gather has kept up for longer than the scatter kernel's
 			// depth: neither it nor the message FIFO can hold the walker
 			// again, and the rest of the list flows one edge per cycle.
+			ln.tg, ln.msgs, ln.stall = tg, msgs, stall
 			ln.flow(tw+1, nbrs.n-j-1, lat)
 			return
 		}
 	}
+	ln.tg, ln.msgs, ln.stall = tg, msgs, stall
 	ln.walkEnd = tw
 }
 
@@ -523,6 +527,7 @@ func (lk *lockstep) walk(ln *lane, first float64, nbrs edges) {
 // apply sweep that queues it.
 type readyItem struct {
 	u       uint32 // the sender, or the PE of a barrier marker
+	rank    uint32 // the sender's place in the lists (peLists.rank)
 	at      int32
 	barrier bool
 }
@@ -547,7 +552,7 @@ func (lk *lockstep) readyOrder(senders []uint32) []readyItem {
 	fill := slices.Clone(byPE[:w.nPE])
 	for _, u := range senders {
 		q := pe[u]
-		first[fill[q]] = readyItem{u: u, at: int32(local[u])}
+		first[fill[q]] = readyItem{u: u, rank: w.lists.rank[u], at: int32(local[u])}
 		fill[q]++
 	}
 	maxAt := 0
