@@ -113,3 +113,23 @@ func BenchmarkPredictionEvaluate(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPredictionOptimise is the optimiser choosing nF x nP on the
+// prediction with no profile computed yet, as the model command does
+// (the reference run's activity given): profiles/op counts the design
+// points it had to profile.
+func BenchmarkPredictionOptimise(b *testing.B) {
+	s := rmat18(b)
+	b.ResetTimer()
+	profiles := 0
+	for range b.N {
+		w := model.NewWorkload(s.k, s.g, 1, "bench", nil)
+		ps := model.NewProfiles(s.g, s.act, graph.PartitionOptions{})
+		w.Attach(ps)
+		if _, err := model.Optimise(s.p, w, model.Config{Mem: model.OffChip, Filter: true}); err != nil {
+			b.Fatal(err)
+		}
+		profiles += ps.Len()
+	}
+	b.ReportMetric(float64(profiles)/float64(b.N), "profiles/op")
+}
