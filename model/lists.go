@@ -29,11 +29,13 @@ type peLists struct {
 	// of the vertex of rank p.
 	bound []uint32
 	runs  []peRun
-	// loc holds the local index of every neighbour, list after list in
-	// sweep order, grouped by run, and at the position in loc of every
-	// run's first; both nil when no detector needs them.
-	loc []uint32
-	at  []uint32
+	// loc holds the local index of every neighbour (the exact detector)
+	// or slot its detector slot (the aliased one), list after list in
+	// sweep order, grouped by run, and at the position there of every
+	// run's first; nil when the detector does not need them.
+	loc  []uint32
+	slot []uint8
+	at   []uint32
 }
 
 // peRun is the part of a vertex's list that one PE holds.
@@ -45,15 +47,26 @@ type peRun struct {
 // listChunk is how many vertices one worker splits at a time.
 const listChunk = 1 << 14
 
-// newPELists splits g's lists by part's owners, on every core; the
-// result does not depend on how the work was divided.
-func newPELists(g *graph.Graph, part *graph.Partition, withLocal bool) *peLists {
+// newPELists splits g's lists by part's owners for hazard detector h, on
+// every core; the result does not depend on how the work was divided.
+func newPELists(g *graph.Graph, part *graph.Partition, h Hazard) *peLists {
 	nV, nF := g.NumVertices(), part.FPGAs
 	order := sweepOrder(part)
 	pl := &peLists{nF: nF, rank: make([]uint32, nV), bound: make([]uint32, nV*nF+1)}
-	var aoff []uint32 // per rank: where its list starts in loc
-	if withLocal {
+	withLocal := h.Hold > 1
+	var aoff []uint32 // per rank: where its list starts in loc or slot
+	var masks []uint32
+	switch {
+	case withLocal && h.Slots > 0:
+		pl.slot = make([]uint8, g.NumArcs())
+		masks = make([]uint32, part.NumPEs())
+		for q, m := range part.Members {
+			masks[q] = uint32(h.slotsFor(len(m)) - 1)
+		}
+	case withLocal:
 		pl.loc = make([]uint32, g.NumArcs())
+	}
+	if withLocal {
 		aoff = make([]uint32, nV)
 	}
 	var arcs uint32
@@ -79,7 +92,7 @@ func newPELists(g *graph.Graph, part *graph.Partition, withLocal bool) *peLists 
 					return
 				}
 				lo, hi := c*listChunk, min((c+1)*listChunk, nV)
-				runs[c] = s.split(g, part, pl, order[lo:hi], lo, aoff)
+				runs[c] = s.split(g, part, pl, order[lo:hi], lo, aoff, masks)
 			}
 		}()
 	}
@@ -143,8 +156,9 @@ func newListSplitter(nPE int) *listSplitter {
 }
 
 // split returns the runs of the vertices of ranks lo on (us) and sets
-// their bounds (from the chunk's start) and, with aoff, their loc.
-func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists, us []uint32, lo int, aoff []uint32) listPiece {
+// their bounds (from the chunk's start) and, with aoff, their loc (or,
+// with masks, their slot).
+func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists, us []uint32, lo int, aoff, masks []uint32) listPiece {
 	pe, nF, nP := part.PE, part.FPGAs, part.PEs
 	var out listPiece
 	for i, u := range us {
@@ -182,7 +196,11 @@ func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists,
 		if aoff != nil {
 			for _, v := range nbrs {
 				q := pe[v]
-				pl.loc[s.start[q]] = part.Local[v]
+				if masks != nil {
+					pl.slot[s.start[q]] = uint8(part.Local[v] & masks[q])
+				} else {
+					pl.loc[s.start[q]] = part.Local[v]
+				}
 				s.start[q]++
 			}
 		}

@@ -81,11 +81,10 @@ type lane struct {
 	// The hazard detector: the first cycle at which a message for each
 	// local vertex may issue (exact: hz, valid where hzStep is the
 	// superstep's number; aliased: slots, indexed by the local index's
-	// low bits, mask).
+	// low bits).
 	hz     []float64
 	hzStep []uint32
 	slots  []float64
-	mask   uint32
 	words  int64
 	popped []float64 // off-chip: pop cycles of the last InFlight words
 	pop    int       // the slot of popped the next word uses (words mod InFlight)
@@ -105,7 +104,6 @@ func newLockstep(w *profiler) *lockstep {
 			case h.Hold <= 1:
 			case h.Slots > 0:
 				ls[l].slots = make([]float64, h.slotsFor(len(w.part.Members[q])))
-				ls[l].mask = uint32(len(ls[l].slots) - 1)
 			default:
 				ls[l].hz = make([]float64, len(w.part.Members[q]))
 				ls[l].hzStep = make([]uint32, len(w.part.Members[q]))
@@ -345,16 +343,20 @@ type segment struct {
 // edges is one PE's share of an item: n edges, and their destinations
 // when the hazard detector needs them.
 type edges struct {
-	n   int
-	loc []uint32 // the destinations' local indices
+	n    int
+	loc  []uint32 // the destinations' local indices (exact detector)
+	slot []uint8  // or their detector slots (aliased detector)
 }
 
 // slice returns edges lo to hi.
 func (e edges) slice(lo, hi int) edges {
-	if e.loc == nil {
-		return edges{n: hi - lo}
+	switch {
+	case e.loc != nil:
+		return edges{n: hi - lo, loc: e.loc[lo:hi]}
+	case e.slot != nil:
+		return edges{n: hi - lo, slot: e.slot[lo:hi]}
 	}
-	return edges{n: hi - lo, loc: e.loc[lo:hi]}
+	return edges{n: hi - lo}
 }
 
 // move moves one item, ready at cycle ready, through FPGA f's crossbar
@@ -377,8 +379,11 @@ func (lk *lockstep) move(f int, ready float64, lo, hi uint32) {
 		l := int(r.pe) - base
 		ln := &lanes[l]
 		ln.cur = edges{n: int(r.n)}
-		if pl.loc != nil {
+		switch {
+		case pl.loc != nil:
 			ln.cur.loc = pl.loc[pl.at[k] : pl.at[k]+r.n]
+		case pl.slot != nil:
+			ln.cur.slot = pl.slot[pl.at[k] : pl.at[k]+r.n]
 		}
 		if !ln.active {
 			for i := range ln.taken {
@@ -480,7 +485,7 @@ func (lk *lockstep) walk(ln *lane, first float64, nbrs edges) {
 	// The lane's state in locals, which the stores into the detector
 	// cannot alias.
 	tw, tg, msgs, slots, gather, stall := first-1, ln.tg, ln.msgs, ln.msgSlots, ln.gather, ln.stall
-	hz, hzStep, det, mask, step := ln.hz, ln.hzStep, ln.slots, ln.mask, lk.step
+	hz, hzStep, det, step := ln.hz, ln.hzStep, ln.slots, lk.step
 	flow := 0 // messages in a row that gather took as they arrived
 	for j := 0; j < nbrs.n; j++ {
 		tw++
@@ -489,15 +494,15 @@ func (lk *lockstep) walk(ln *lane, first float64, nbrs edges) {
 		}
 		tg = max(tw+lat, tg+1, gather)
 		if hazards {
-			v := nbrs.loc[j]
 			var h *float64
 			if hz != nil {
+				v := nbrs.loc[j]
 				h = &hz[v]
 				if hzStep[v] != step {
 					hzStep[v], *h = step, never
 				}
 			} else {
-				h = &det[v&mask]
+				h = &det[nbrs.slot[j]]
 			}
 			if *h > tg {
 				stall += *h - tg

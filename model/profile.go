@@ -151,7 +151,7 @@ func newProfile(ctx context.Context, g *graph.Graph, part *graph.Partition, act 
 	}
 	var lists *peLists
 	if opt.Arch != GraVF {
-		lists = newPELists(g, part, opt.Hazard.Hold > 1)
+		lists = newPELists(g, part, opt.Hazard)
 	}
 	bySet, silent, err := profileSets(ctx, g, part, act, opt, lists, report)
 	if err != nil {
