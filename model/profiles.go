@@ -190,6 +190,21 @@ func (ps *Profiles) partition(ctx context.Context, nF, nP int) (*graph.Partition
 	return p, nil
 }
 
+// fullest returns the number of vertices of the fullest PE of the
+// partition for nF x nP, partitioning (and keeping the partition for the
+// profile) when needed: a cheap refinement of the optimiser's ceiling.
+func (ps *Profiles) fullest(ctx context.Context, nF, nP int) (int, error) {
+	part, err := ps.partition(ctx, nF, nP)
+	if err != nil {
+		return 0, err
+	}
+	most := 0
+	for _, m := range part.Members {
+		most = max(most, len(m))
+	}
+	return most, nil
+}
+
 // Use gives the profiles a partition made elsewhere (the simulator's),
 // so that they do not make it again; it must be the partition the
 // profiles' partitioner makes.
