@@ -85,7 +85,7 @@ func BenchmarkPredictionProfile(b *testing.B) {
 	s := rmat18(b)
 	b.ResetTimer()
 	c0 := cpuTime()
-	defer func() { b.ReportMetric((cpuTime() - c0).Seconds()/float64(b.N), "cpu-s/op") }()
+	defer func() { b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op") }()
 	for range b.N {
 		part, err := graph.NewPartition(context.Background(), s.g, graph.PartitionOptions{FPGAs: 4, PEs: 9})
 		if err != nil {
