@@ -309,16 +309,21 @@ func (t *tables) vertices(pe int, f func(v VertexEntry, state []uint64)) {
 
 // memory calls f for every word of FPGA fpga's off-chip memory, in
 // address order: the lists of its PEs, PE after PE, each cut into words
-// of EdgesPerWord edges.
-func (t *tables) memory(fpga int, f func(word []EdgeEntry)) {
+// of EdgesPerWord edges, given as the word's neighbours and their weights
+// (nil when unweighted), slices of the FPGA's layout.
+func (t *tables) memory(fpga int, f func(nbrs, weights []uint32)) {
 	epw := t.d.EdgeMemory.EdgesPerWord
 	l := t.lists(fpga)
-	var list []EdgeEntry
 	for pe := fpga * t.p.PEs; pe < (fpga+1)*t.p.PEs; pe++ {
 		for u := 0; u < t.g.NumVertices(); u++ {
-			list = t.list(list[:0], l, pe, uint32(u))
-			for i := 0; i < len(list); i += epw {
-				f(list[i:min(i+epw, len(list))])
+			nbrs, ws := l.Local(pe, uint32(u))
+			for i := 0; i < len(nbrs); i += epw {
+				j := min(i+epw, len(nbrs))
+				if ws != nil {
+					f(nbrs[i:j], ws[i:j])
+				} else {
+					f(nbrs[i:j], nil)
+				}
 			}
 		}
 	}
@@ -456,8 +461,14 @@ func (t *tables) writeState(wr io.Writer, w arch.Words, pe int) error {
 // writeMemory streams FPGA f's off-chip memory image.
 func (t *tables) writeMemory(wr io.Writer, w arch.Words, f int) error {
 	h := newHexImage(wr, w.MemWord)
-	t.memory(f, func(edges []EdgeEntry) {
-		h.b = memWord(h.b, w, edges)
+	local := t.p.Local
+	t.memory(f, func(nbrs, weights []uint32) {
+		h.b = w.AppendMemWord(h.b, len(nbrs), func(j int) (uint32, uint64) {
+			if weights != nil {
+				return local[nbrs[j]], uint64(weights[j])
+			}
+			return local[nbrs[j]], t.unit
+		})
 		h.end()
 	})
 	return h.close()
