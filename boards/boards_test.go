@@ -666,3 +666,35 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+func TestOverride(t *testing.T) {
+	for _, tc := range []struct {
+		board string
+		set   map[string]float64
+		want  string // "" = accepted
+	}{
+		{"ac510", map[string]float64{"memory.peak_gib_s": 10}, ""},
+		{"ac510", map[string]float64{"memory.sustained_gib_s": 10}, `memory.sustained_gib_s has no effect on ac510: its edge memory's model_bandwidth is "peak"`},
+		{"u280", map[string]float64{"memory.sustained_gib_s": 100}, ""},
+		{"u280", map[string]float64{"clock_mhz": 0}, "clock_mhz"},
+		{"u280", map[string]float64{"nope": 1}, `unknown board parameter "nope"`},
+	} {
+		b, err := Load(tc.board)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := Override(b, tc.set)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s %v: %v", tc.board, tc.set, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s %v: error %v, want %q", tc.board, tc.set, err, tc.want)
+		case tc.want == "":
+			for k, v := range tc.set {
+				if p, _ := ParamNamed(k); p.Get(c) != v || p.Get(b) == v {
+					t.Errorf("%s %s: copy %g, original %g", tc.board, k, p.Get(c), p.Get(b))
+				}
+			}
+		}
+	}
+}

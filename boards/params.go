@@ -151,11 +151,20 @@ func Override(b *Board, set map[string]float64) (*Board, error) {
 		}
 		p.Set(&c, set[name])
 	}
+	if _, ok := set[sustainedKey]; ok && len(c.Memory) > 0 && c.Memory[0].ModelBandwidth == "peak" {
+		return nil, fmt.Errorf("%s has no effect on %s: its edge memory's model_bandwidth is \"peak\", so the model uses memory.peak_gib_s (set that instead)", sustainedKey, b.Name)
+	}
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("board %s with the overrides: %w", b.Name, err)
 	}
 	return &c, nil
 }
+
+// sustainedKey is the override of the edge memory's measured bandwidth.
+// The model reads it only when the board lets it (Memory.BitsPerSecond),
+// so Override refuses it on a board whose model uses the peak: a what-if
+// that changes nothing would show unchanged figures as its answer.
+const sustainedKey = "memory.sustained_gib_s"
 
 // UnitOf returns the unit a board key's name carries: clock_mhz is in
 // MHz, peak_gib_s in GiB/s; "" for a plain count.

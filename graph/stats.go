@@ -92,8 +92,30 @@ func ComputeStats(g *Graph) Stats {
 		s.DegreeHist = append(s.DegreeHist, DegreeBucket{Min: lo, Max: hi, Count: hist[i]})
 	}
 
-	// Union-find with path halving and union by rank; a root is its own
-	// parent.
+	parent := weakForest(g)
+	size := make([]uint32, n)
+	for v := range parent {
+		size[parent[v]]++
+	}
+	for v, c := range size {
+		if c == 0 || parent[v] != uint32(v) {
+			continue
+		}
+		s.Components++
+		s.LargestComponent = max(s.LargestComponent, int(c))
+		if c == 1 {
+			s.Isolated++
+		}
+	}
+	return s
+}
+
+// weakForest labels every vertex with a representative of its weak
+// component (arcs followed regardless of direction): a union-find with
+// path halving and union by rank, fully compressed at the end so that
+// parent[v] is v's representative and a representative is its own parent.
+func weakForest(g *Graph) []uint32 {
+	n := g.NumVertices()
 	parent := make([]uint32, n)
 	for i := range parent {
 		parent[i] = uint32(i)
@@ -124,22 +146,35 @@ func ComputeStats(g *Graph) Stats {
 			}
 		}
 	}
-	rank = nil
-	size := make([]uint32, n)
 	for v := range parent {
-		size[find(uint32(v))]++
+		parent[v] = find(uint32(v))
 	}
-	for v, c := range size {
-		if c == 0 || parent[v] != uint32(v) {
+	return parent
+}
+
+// GiantVertex returns the lowest-numbered vertex of g's largest weak
+// component (of the one with the lowest such vertex when several are as
+// large): a traversal root that reaches most of the graph, and vertex 0
+// whenever vertex 0 is in the largest component. It returns 0 for an
+// empty graph.
+func GiantVertex(g *Graph) uint32 {
+	parent := weakForest(g)
+	size := make([]uint32, len(parent))
+	for _, r := range parent {
+		size[r]++
+	}
+	best, first := uint32(0), uint32(0)
+	seen := make([]bool, len(parent))
+	for v, r := range parent {
+		if seen[r] {
 			continue
 		}
-		s.Components++
-		s.LargestComponent = max(s.LargestComponent, int(c))
-		if c == 1 {
-			s.Isolated++
+		seen[r] = true
+		if size[r] > best {
+			best, first = size[r], uint32(v)
 		}
 	}
-	return s
+	return first
 }
 
 // String renders the stats as an aligned multi-line summary for terminals,

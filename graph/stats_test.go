@@ -120,3 +120,40 @@ func TestStatsJSONAndString(t *testing.T) {
 		}
 	}
 }
+
+func TestGiantVertex(t *testing.T) {
+	tests := []struct {
+		name     string
+		n        int
+		directed bool
+		edges    [][2]uint32
+		want     uint32
+	}{
+		{"empty", 0, false, nil, 0},
+		{"vertex 0 in the largest", 5, false, [][2]uint32{{0, 3}, {3, 4}, {1, 2}}, 0},
+		{"vertex 0 isolated", 6, false, [][2]uint32{{2, 5}, {5, 3}, {1, 4}}, 2},
+		{"a tie goes to the lowest first vertex", 6, false, [][2]uint32{{4, 5}, {1, 3}}, 1},
+		{"weak for a directed graph", 5, true, [][2]uint32{{4, 2}, {3, 2}, {0, 1}}, 2},
+	}
+	for _, tc := range tests {
+		if got := GiantVertex(buildGraph(t, tc.n, tc.directed, tc.edges)); got != tc.want {
+			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
+		}
+	}
+	// Scrambled R-MAT isolates vertex 0 at scale 15; the root it gives
+	// reaches the giant component.
+	g := mustGenerate(t, "rmat:scale=15,ef=16,seed=1,scramble=true")
+	if g.OutDegree(0) != 0 {
+		t.Fatalf("vertex 0 has %d edges: pick another graph for this check", g.OutDegree(0))
+	}
+	v := GiantVertex(g)
+	parent, size := weakForest(g), 0
+	for _, r := range parent {
+		if r == parent[v] {
+			size++
+		}
+	}
+	if st := ComputeStats(g); size != st.LargestComponent || size < g.NumVertices()/2 {
+		t.Errorf("vertex %d: component of %d, largest %d of %d", v, size, st.LargestComponent, g.NumVertices())
+	}
+}
