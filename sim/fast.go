@@ -154,8 +154,11 @@ func (f *fastM) stepCrossbar(x *fxFPGA, t int64) int64 {
 	}
 	full := unblock > t
 	n := len(x.in)
-	for i := 0; i < n; i++ {
-		l := x.in[(x.rrRemote+i)%n]
+	for i, k := 0, x.rrRemote; i < n; i, k = i+1, k+1 {
+		if k == n {
+			k = 0
+		}
+		l := x.in[k]
 		if l.arrived == 0 || l.wire.peek().round != x.round {
 			continue
 		}
@@ -165,15 +168,19 @@ func (f *fastM) stepCrossbar(x *fxFPGA, t int64) int64 {
 		l.arrived--
 		l.pops = append(l.pops, t)
 		f.write(x, l.wire.pop(), t)
-		x.rrRemote = (x.rrRemote + i + 1) % n
+		if x.rrRemote = k + 1; x.rrRemote == n {
+			x.rrRemote = 0
+		}
 		return t + 1
 	}
 	wake := int64(math.MaxInt64)
 	if x.passed == f.nP {
 		wake = x.passedAt
 	}
-	for i := 0; i < f.nP; i++ {
-		src := (x.rrLocal + i) % f.nP
+	for i, src := 0, x.rrLocal; i < f.nP; i, src = i+1, src+1 {
+		if src == f.nP {
+			src = 0
+		}
 		pe := x.id*f.nP + src
 		u := &f.queues[pe]
 		if !u.ok || u.item.round != x.round {
@@ -204,7 +211,9 @@ func (f *fastM) stepCrossbar(x *fxFPGA, t int64) int64 {
 			x.out[bits.TrailingZeros64(g)].tx.push(it)
 			x.txItems++
 		}
-		x.rrLocal = (src + 1) % f.nP
+		if x.rrLocal = src + 1; x.rrLocal == f.nP {
+			x.rrLocal = 0
+		}
 		return t + 1
 	}
 	return wake
