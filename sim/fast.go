@@ -63,6 +63,7 @@ type fastM struct {
 	workers   int
 	active    []*fxFPGA
 	windows   int
+	checkedAt int64 // the cycle of the last look for cancellation
 
 	ctx context.Context
 }

@@ -51,7 +51,11 @@ func (f *fastM) advance(final bool) error {
 		if t != math.MaxInt64 {
 			f.now = t
 		}
-		if err := f.check(f.ctx, f.s, f.windows<<8, f.now); err != nil {
+		iter := 1 // the cycle limit only
+		if f.now-f.checkedAt >= 1<<16 || f.windows == 0 {
+			iter, f.checkedAt = 0, f.now // cancellation and progress too, every 65,536 cycles
+		}
+		if err := f.check(f.ctx, f.s, iter, f.now); err != nil {
 			return err
 		}
 		if f.allDone() || !final && stopped {
@@ -62,7 +66,7 @@ func (f *fastM) advance(final bool) error {
 		}
 		w := t + f.lookahead
 		if f.nF == 1 {
-			w = t + 1<<16 // no links: windows only pace the checks
+			w = t + 1<<12 // no links: windows only pace the checks
 		}
 		if f.s.MaxCycles > 0 {
 			w = min(w, f.s.MaxCycles)
