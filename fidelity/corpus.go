@@ -423,10 +423,13 @@ func dedupe(ps []Point) []Point {
 // Filter selects a subset of the corpus; an empty list accepts every value.
 type Filter struct {
 	Kernels, Classes, Boards []string
-	FPGAs, PEs               []int
-	Mems                     []model.MemKind
-	Archs                    []model.Arch
-	PEDesigns                []model.PEDesign
+	// Graphs are generator specs or dataset file names, as points name
+	// them (rmat:scale=12,ef=16,seed=1,scramble=true, astro-ph.graph).
+	Graphs     []string
+	FPGAs, PEs []int
+	Mems       []model.MemKind
+	Archs      []model.Arch
+	PEDesigns  []model.PEDesign
 	// CI keeps only the CI subset.
 	CI bool
 }
@@ -436,7 +439,7 @@ func (f Filter) Keep(p Point) bool {
 	ok := func(list []string, v string) bool {
 		return len(list) == 0 || slices.ContainsFunc(list, func(s string) bool { return strings.EqualFold(s, v) })
 	}
-	return ok(f.Kernels, p.Kernel) && ok(f.Classes, p.Class) && ok(f.Boards, p.Board) &&
+	return ok(f.Kernels, p.Kernel) && ok(f.Classes, p.Class) && ok(f.Boards, p.Board) && ok(f.Graphs, p.Graph) &&
 		(len(f.FPGAs) == 0 || slices.Contains(f.FPGAs, p.FPGAs)) && (len(f.PEs) == 0 || slices.Contains(f.PEs, p.PEs)) &&
 		(len(f.Mems) == 0 || slices.Contains(f.Mems, p.Mem)) && (len(f.Archs) == 0 || slices.Contains(f.Archs, p.Arch)) &&
 		(len(f.PEDesigns) == 0 || slices.Contains(f.PEDesigns, p.PE)) && (!f.CI || p.CI)

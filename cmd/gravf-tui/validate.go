@@ -15,17 +15,17 @@ import (
 
 // validateFlags select a subset of the fidelity corpus.
 type validateFlags struct {
-	kernels, classes, boards, mems, archs, pes []string
-	fpgas, pesPer                              []int
-	ci, list, points, asJSON, markdown, model  bool
-	datasets, from, cycleFrom                  string
-	workers, worst                             int
+	kernels, classes, graphs, boards, mems, archs, pes []string
+	fpgas, pesPer                                      []int
+	ci, list, points, asJSON, markdown, model          bool
+	datasets, from, cycleFrom                          string
+	workers, worst                                     int
 }
 
 func newValidateCmd() *cobra.Command {
 	var f validateFlags
 	cmd := &cobra.Command{
-		Use:   "validate [--kernel K,...] [--class C,...] [--fpgas N,...] [--pes N,...] [--mem M,...] [--arch A,...] [--pe P,...] [--board B,...] [--ci] [--json]",
+		Use:   "validate [--kernel K,...] [--class C,...] [--graph G,...] [--fpgas N,...] [--pes N,...] [--mem M,...] [--arch A,...] [--pe P,...] [--board B,...] [--ci] [--json]",
 		Short: "Measure fast detail and the model against cycle detail on the fidelity corpus",
 		Long: `validate runs every point of the fidelity corpus (or the subset the flags
 select) at cycle detail, the level the generated RTL agrees with, at fast
@@ -95,6 +95,7 @@ edges and supersteps. The output says which results it reused.`,
 	fl := cmd.Flags()
 	fl.StringSliceVar(&f.kernels, "kernel", nil, "kernels to keep: "+strings.Join(fidelity.Kernels, ", "))
 	fl.StringSliceVar(&f.classes, "class", nil, "graph classes to keep: "+strings.Join(fidelity.Classes, ", "))
+	fl.StringArrayVar(&f.graphs, "graph", nil, "graphs to keep, as points name them: a generator spec (rmat:scale=12,ef=16,seed=1,scramble=true) or a dataset file (astro-ph.graph); repeat the flag for several")
 	fl.StringSliceVar(&f.boards, "board", nil, "boards to keep: ac510, u280")
 	fl.IntSliceVar(&f.fpgas, "fpgas", nil, "FPGA counts to keep: 1, 2, 4")
 	fl.IntSliceVar(&f.pesPer, "pes", nil, "PEs per FPGA to keep: 1, 4, 9")
@@ -223,7 +224,7 @@ func readStoredPoints(file string) (map[string]*fidelity.Measurement, error) {
 }
 
 func (f *validateFlags) filter() (fidelity.Filter, error) {
-	flt := fidelity.Filter{Kernels: f.kernels, Classes: f.classes, Boards: f.boards, FPGAs: f.fpgas, PEs: f.pesPer, CI: f.ci}
+	flt := fidelity.Filter{Kernels: f.kernels, Classes: f.classes, Graphs: f.graphs, Boards: f.boards, FPGAs: f.fpgas, PEs: f.pesPer, CI: f.ci}
 	for _, s := range f.mems {
 		m, err := model.ParseMemKind(s)
 		if err != nil {

@@ -72,7 +72,13 @@ func TestValidateErrors(t *testing.T) {
 			t.Errorf("%v: error %v, want a usage error saying %q", tc.args, err, tc.want)
 		}
 	}
-	out, _, err := runCLI(t, "validate", "--list", "--ci")
+	// --graph takes a spec whole (its commas are the spec's), repeated.
+	out, _, err := runCLI(t, "validate", "--list", "--kernel", "sssp", "--mem", "offchip", "--pes", "9", "--board", "ac510", "--arch", "gravf-m", "--pe", "generated",
+		"--graph", "uniform:v=8192,d=16,seed=1", "--graph", "astro-ph.graph")
+	if err != nil || out != "sssp uniform:v=8192,d=16,seed=1 4x9 offchip gravf-m\tdegree sweep (Fig. 9): crossbars and links bind at low degree, the PEs at high degree\nsssp astro-ph.graph 4x9 offchip gravf-m\ta public graph at 4 x 9\n" {
+		t.Errorf("validate --list --graph: %q, %v", out, err)
+	}
+	out, _, err = runCLI(t, "validate", "--list", "--ci")
 	if err != nil || strings.Count(out, "\n") < 40 {
 		t.Errorf("validate --list --ci: %d lines, %v", strings.Count(out, "\n"), err)
 	}
