@@ -2,6 +2,7 @@ package arch
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -66,33 +67,80 @@ func (l Layout) HexDigits() int { return max((l.Width()+3)/4, 1) }
 // word and appends it in hex with the word's digits, most significant
 // first: one line of a $readmemh image. It is the one place where memory
 // words are packed, for words of any width; a field is at most 64 bits.
+// It does not allocate for words of up to 256 bits (every image's word
+// but the widest off-chip memory words, which AppendMemWord packs).
 func (l Layout) AppendHex(dst []byte, vals ...uint64) []byte {
 	if len(vals) != len(l.Fields) {
 		panic(fmt.Sprintf("arch: %d values for the %d fields of the %s", len(vals), len(l.Fields), l.Name))
 	}
+	width := l.Width()
 	var small [4]uint64
 	limbs := small[:]
-	if n := (l.Width() + 63) / 64; n > len(limbs) {
+	if n := (width + 63) / 64; n > len(limbs) {
 		limbs = make([]uint64, n)
 	}
-	clear(limbs)
 	bit := 0
 	for i := len(l.Fields) - 1; i >= 0; i-- {
-		w, v := l.Fields[i].Width, vals[i]
-		if w < 64 {
-			v &= 1<<uint(w) - 1
-		}
-		limbs[bit/64] |= v << uint(bit%64)
-		if s := bit % 64; s > 0 && s+w > 64 {
-			limbs[bit/64+1] |= v >> uint(64-s)
-		}
+		w := l.Fields[i].Width
+		orBits(limbs, bit, vals[i], w)
 		bit += w
 	}
-	for d := l.HexDigits() - 1; d >= 0; d-- {
-		dst = append(dst, "0123456789abcdef"[limbs[d/16]>>uint(4*(d%16))&15])
+	return appendHexLimbs(dst, limbs, max((width+3)/4, 1))
+}
+
+// orBits ors the low w bits of v (w at most 64) into the little-endian
+// limbs at bit offset at.
+func orBits(limbs []uint64, at int, v uint64, w int) {
+	if w <= 0 {
+		return
+	}
+	if w < 64 {
+		v &= 1<<uint(w) - 1
+	}
+	limbs[at/64] |= v << uint(at%64)
+	if s := at % 64; s > 0 && s+w > 64 {
+		limbs[at/64+1] |= v >> uint(64-s)
+	}
+}
+
+// appendHexLimbs appends the low digits hex digits of the little-endian
+// limbs, most significant first, filled from the least significant end a
+// byte (two digits) at a time through a table: no division and no
+// per-digit index arithmetic, since it runs for every word of every image.
+func appendHexLimbs(dst []byte, limbs []uint64, digits int) []byte {
+	n := len(dst)
+	dst = slices.Grow(dst, digits)[:n+digits]
+	out := dst[n:]
+	p := digits
+	for _, x := range limbs {
+		j := 0
+		for ; j < 8 && p >= 2; j++ {
+			b := x & 0xff
+			out[p-1], out[p-2] = hexPairs[2*b+1], hexPairs[2*b]
+			x >>= 8
+			p -= 2
+		}
+		if p == 1 && j < 8 { // an odd digit count ends in this limb
+			out[0] = hexDigits[x&15]
+			p = 0
+		}
+		if p == 0 {
+			break
+		}
 	}
 	return dst
 }
+
+// hexPairs holds the two digits of every byte, "00" to "ff".
+var hexPairs = func() string {
+	b := make([]byte, 0, 512)
+	for i := 0; i < 256; i++ {
+		b = append(b, hexDigits[i>>4], hexDigits[i&15])
+	}
+	return string(b)
+}()
+
+const hexDigits = "0123456789abcdef"
 
 // Hex is AppendHex as a string.
 func (l Layout) Hex(vals ...uint64) string { return string(l.AppendHex(nil, vals...)) }

@@ -56,7 +56,10 @@ type Words struct {
 	ID Layout
 
 	memory EdgeMemory
-	vid    int
+	// memDigits is MemWord's hex digits, which AppendMemWord writes for
+	// every word.
+	memDigits int
+	vid       int
 }
 
 // Words returns the layouts of the PEs' memory words for a system of the
@@ -74,6 +77,7 @@ func (d *Design) Words(e Extent) Words {
 		start, length = w.MemAddrBits, max(w.EdgeAddrBits, kernel.BitsFor(uint64(m.EdgesPerWord)))
 		w.Slot = Layout{Name: "edge slot", Fields: append([]Field{{"local", w.LocalBits}}, d.EdgeData.Fields...)}
 		w.MemWord, w.memory = memWord(m, w.Slot), m
+		w.memDigits = w.MemWord.HexDigits()
 		w.ID = Layout{Name: "id table entry", Fields: []Field{{"global", vid}}}
 	} else {
 		w.Edge = Layout{Name: "edge word", Fields: append([]Field{{"neighbor", vid}, {"local", w.LocalBits}}, d.EdgeData.Fields...)}
@@ -128,26 +132,25 @@ func memWord(m EdgeMemory, slot Layout) Layout {
 
 // AppendMemWord appends one off-chip memory word in hex ($readmemh) that
 // holds n edges (at most EdgesPerWord): edge(i) gives the i-th edge's
-// local index and edge data; slots past the n-th are zero.
+// local index and edge data; slots past the n-th are zero. It packs the
+// slots straight into the word's limbs, the first edge in the least
+// significant slot, each slot's local index above its edge data (the
+// MemWord layout, whose unused fields are zero), and does not allocate
+// for words of up to 1024 bits: it runs once per word of an FPGA's edge
+// memory.
 func (w Words) AppendMemWord(dst []byte, n int, edge func(i int) (local uint32, data uint64)) []byte {
 	m := w.memory
-	vals := make([]uint64, 0, len(w.MemWord.Fields))
-	if m.WordBits > m.EdgesPerWord*m.SlotBits {
-		vals = append(vals, 0)
+	var small [16]uint64
+	limbs := small[:]
+	if k := (m.WordBits + 63) / 64; k > len(limbs) {
+		limbs = make([]uint64, k)
 	}
-	for i := m.EdgesPerWord - 1; i >= 0; i-- {
-		if m.SlotBits > w.Slot.Width() {
-			vals = append(vals, 0)
-		}
-		var local uint32
-		var data uint64
-		if i < n {
-			local, data = edge(i)
-		}
-		vals = append(vals, uint64(local))
-		if len(w.Slot.Fields) > 1 {
-			vals = append(vals, data)
-		}
+	dataBits := w.Slot.Width() - w.LocalBits
+	for i := 0; i < min(n, m.EdgesPerWord); i++ {
+		local, data := edge(i)
+		at := i * m.SlotBits
+		orBits(limbs, at, data, dataBits)
+		orBits(limbs, at+dataBits, uint64(local), w.LocalBits)
 	}
-	return w.MemWord.AppendHex(dst, vals...)
+	return appendHexLimbs(dst, limbs, w.memDigits)
 }

@@ -441,6 +441,15 @@ func (e *evaluator) profiles(d *point) (*model.Profiles, error) {
 	})
 }
 
+// predictionContext is the evaluator's context with the profiles'
+// progress reported as the cell's: computing them is the prediction's
+// long step.
+func (e *evaluator) predictionContext() context.Context {
+	return model.WithProfileProgress(e.ctx, func(p model.ProfileProgress) {
+		e.progress(Progress{Text: p.String(), Done: int64(p.Done), Total: int64(p.Total)})
+	})
+}
+
 // degrees is the graph's degree histogram for the filter estimate, once
 // per dataset.
 func (e *evaluator) degrees(d *point) [][2]int64 {
@@ -460,7 +469,7 @@ func (e *evaluator) resolveConfig(d *point) (model.Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	mo, err := evaluateModel(e.ctx, d.Platform, d.Kernel, d.Graph, cfg, d.Options.PE, d.Options.CPE, ps, e.degrees(d))
+	mo, err := evaluateModel(e.predictionContext(), d.Platform, d.Kernel, d.Graph, cfg, d.Options.PE, d.Options.CPE, ps, e.degrees(d))
 	if err != nil {
 		return cfg, err
 	}
@@ -484,7 +493,7 @@ func (e *evaluator) model(in *Model) (Output, error) {
 			ps = ps.CachedOnly()
 		}
 	}
-	return evaluateModel(e.ctx, d.Platform, d.Kernel, d.Graph, d.Config(), d.Options.PE, d.Options.CPE, ps, e.degrees(d))
+	return evaluateModel(e.predictionContext(), d.Platform, d.Kernel, d.Graph, d.Config(), d.Options.PE, d.Options.CPE, ps, e.degrees(d))
 }
 
 // --- notes ------------------------------------------------------------------

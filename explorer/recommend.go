@@ -106,7 +106,11 @@ func betterPartition(p *model.Platform, w *model.Workload, b model.Result, pr *m
 		if m == w.Profiles.Partitioner() {
 			continue
 		}
-		x, err := model.PredictContext(w.Ctx, p, w.WithProfiles(w.Profiles.With(m)), b)
+		wm := w.WithProfiles(w.Profiles.With(m))
+		if c, err := model.PredictionCeiling(w.Ctx, p, wm, b); err == nil && c <= pr.TEPS*1.01 {
+			continue // its partition cannot do better: no profile needed
+		}
+		x, err := model.PredictContext(w.Ctx, p, wm, b)
 		if err != nil {
 			continue
 		}

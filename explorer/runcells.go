@@ -171,7 +171,7 @@ func (e *evaluator) simulate(in *Simulate) (Output, error) {
 	w := newWorkload(d.Platform, d.Kernel, d.Graph, d.Options.PE, d.Options.CPE, e.degrees(d))
 	w.Attach(ps.With(pin.Partitioner))
 	if r, err := model.Evaluate(d.Platform, w, cfg); err == nil || errors.Is(err, model.ErrCapacity) {
-		pr, err := model.PredictContext(e.ctx, d.Platform, w, r)
+		pr, err := model.PredictContext(e.predictionContext(), d.Platform, w, r)
 		if isCancel(err) {
 			return nil, err
 		}

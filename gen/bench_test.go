@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io/fs"
@@ -203,4 +204,61 @@ func dirSize(b *testing.B, dir string) int64 {
 		b.Fatal(err)
 	}
 	return n
+}
+
+// BenchmarkImages writes every memory image and expected-state file of a
+// WCC system on R-MAT scale 16, 4 x 9 with edges off-chip and 2 x 4 in
+// block RAM, to io.Discard group by group (System.WriteGroups, one FPGA's
+// lists at a time, as the export does but on one core and without the
+// disk), and reports the lines written per second and the bytes
+// allocated: the hex encoding and the walk over the lists, which the
+// export's figure hides behind the reference run and the file system.
+func BenchmarkImages(b *testing.B) {
+	g, err := graph.Load("rmat:scale=16,ef=16,seed=1", graph.ReadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, _ := samples.Kernel("wcc")
+	k, err := s.Bind(kernel.Env{Vertices: g.NumVertices()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	brd, _ := boards.Get("ac510")
+	for _, c := range []struct {
+		nF, nP int
+		mem    arch.MemKind
+	}{{4, 9, arch.OffChip}, {2, 4, arch.BRAM}} {
+		d, err := arch.Derive(brd, k, arch.Options{FPGAs: c.nF, PEs: c.nP, Mem: c.mem})
+		if err != nil {
+			b.Fatal(err)
+		}
+		sys, err := GenerateSystem(context.Background(), SystemOptions{Design: d, Kernel: k, Graph: g, Filter: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("%dx%d-%s", c.nF, c.nP, c.mem), func(b *testing.B) {
+			var lines lineCounter
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, grp := range sys.WriteGroups() {
+					for _, p := range grp {
+						if _, ok := sys.streams[p]; ok {
+							if err := sys.WriteFile(&lines, p); err != nil {
+								b.Fatal(err)
+							}
+						}
+					}
+				}
+			}
+			b.ReportMetric(float64(lines)/b.Elapsed().Seconds(), "lines/s")
+		})
+	}
+}
+
+// lineCounter counts the lines written to it.
+type lineCounter int64
+
+func (c *lineCounter) Write(p []byte) (int, error) {
+	*c += lineCounter(bytes.Count(p, []byte{'\n'}))
+	return len(p), nil
 }

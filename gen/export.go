@@ -11,9 +11,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/gravf-tui/gravf-tui/arch"
 	"github.com/gravf-tui/gravf-tui/boards"
@@ -168,7 +171,7 @@ func Export(ctx context.Context, o ExportOptions) (*Manifest, error) {
 	}
 	files["manifest.json"] = string(mj) + "\n"
 
-	if err := writeProject(ctx, o.Dir, replace, paths, sys.WriteFile); err != nil {
+	if err := writeProject(ctx, o.Dir, replace, sys.WriteGroups(), sys.WriteFile); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -179,16 +182,18 @@ func Export(ctx context.Context, o ExportOptions) (*Manifest, error) {
 // previous export when replace (from CheckOutputDir) is set. Every export
 // target writes through it.
 func WriteProject(ctx context.Context, dir string, replace bool, paths []string, files map[string]string) error {
-	return writeProject(ctx, dir, replace, paths, func(w io.Writer, p string) error {
+	return writeProject(ctx, dir, replace, [][]string{paths}, func(w io.Writer, p string) error {
 		_, err := io.WriteString(w, files[p])
 		return err
 	})
 }
 
-// writeProject writes the files at paths with write (the memory images
+// writeProject writes the files of groups with write (the memory images
 // are streamed, not held) into a temporary folder and renames it into
-// place, as WriteProject.
-func writeProject(ctx context.Context, dir string, replace bool, paths []string, write func(w io.Writer, p string) error) error {
+// place, as WriteProject: group after group, the files of a group on
+// every core (see System.WriteGroups). Each file's bytes depend on its
+// path only, so the project is the same whatever the order.
+func writeProject(ctx context.Context, dir string, replace bool, groups [][]string, write func(w io.Writer, p string) error) error {
 	if err := os.MkdirAll(filepath.Dir(filepath.Clean(dir)), 0o755); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
@@ -197,16 +202,52 @@ func writeProject(ctx context.Context, dir string, replace bool, paths []string,
 		return fmt.Errorf("export: %w", err)
 	}
 	defer d.Discard()
-	for _, p := range paths {
-		if err := ctx.Err(); err != nil {
+	for _, paths := range groups {
+		if err := writeFiles(ctx, d, paths, write); err != nil {
 			return err
-		}
-		if err := d.Write(p, 0o644, func(w io.Writer) error { return write(w, p) }); err != nil {
-			return fmt.Errorf("export: %w", err)
 		}
 	}
 	if err := d.Commit(replace); err != nil {
 		return fmt.Errorf("export: %w", err)
+	}
+	return nil
+}
+
+// writeFiles writes the files at paths into d, one worker per core, each
+// taking the next file in order. After a failure no file is started; the
+// error returned is the first failing file's in paths (every file before
+// it was started, and is finished), so it does not depend on timing.
+func writeFiles(ctx context.Context, d *outfile.Dir, paths []string, write func(w io.Writer, p string) error) error {
+	errs := make([]error, len(paths))
+	var next atomic.Int64
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(paths)) {
+		wg.Go(func() {
+			for !failed.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= len(paths) {
+					return
+				}
+				p := paths[i]
+				err := ctx.Err()
+				if err == nil {
+					if err = d.Write(p, 0o644, func(w io.Writer) error { return write(w, p) }); err != nil {
+						err = fmt.Errorf("export: %w", err)
+					}
+				}
+				if err != nil {
+					errs[i] = err
+					failed.Store(true)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }

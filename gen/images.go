@@ -96,7 +96,8 @@ func (t *tables) hold(d *arch.Design) ([]PEImages, []EdgeMemory, error) {
 func writeImage(wr io.Writer, l arch.Layout, n int, word func(i int, dst []byte) []byte) error {
 	h := newHexImage(wr, l)
 	for i := 0; i < n; i++ {
-		h.line(func(dst []byte) []byte { return word(i, dst) })
+		h.b = word(i, h.b)
+		h.end()
 	}
 	return h.close()
 }

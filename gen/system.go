@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"sort"
 	"strings"
 
@@ -62,7 +63,15 @@ type System struct {
 	Images   []PEImages
 
 	tables  *tables
-	streams map[string]func(io.Writer) error
+	streams map[string]stream
+}
+
+// stream is a file written as the project is: an image or the expected
+// states.
+type stream struct {
+	write func(io.Writer) error
+	// lists is the FPGA whose edge lists the file reads (-1: none).
+	lists int
 }
 
 // MemoryWords is the number of words in FPGA f's off-chip edge memory.
@@ -70,8 +79,8 @@ func (s *System) MemoryWords(f int) int { return s.tables.fpgaWords(f) }
 
 // WriteFile writes the file at path p (one of Paths) to w.
 func (s *System) WriteFile(w io.Writer, p string) error {
-	if write, ok := s.streams[p]; ok {
-		return write(w)
+	if st, ok := s.streams[p]; ok {
+		return st.write(w)
 	}
 	c, ok := s.Files[p]
 	if !ok {
@@ -105,6 +114,24 @@ func (s *System) Paths() []string {
 	}
 	sort.Strings(p)
 	return p
+}
+
+// WriteGroups returns the paths (Paths) in the groups they are written
+// in, group after group; the files of a group can be written in parallel
+// (WriteFile is safe for concurrent use). A group holds the files that
+// read one FPGA's edge lists (the edge indexes of its PEs, their edges or
+// its off-chip memory), which are then built once and held only while
+// that group is written; the first group holds every other file.
+func (s *System) WriteGroups() [][]string {
+	groups := make([][]string, 1+s.Design.FPGAs)
+	for _, p := range s.Paths() {
+		g := 0
+		if st, ok := s.streams[p]; ok && st.lists >= 0 {
+			g = 1 + st.lists
+		}
+		groups[g] = append(groups[g], p)
+	}
+	return groups
 }
 
 // RTLFiles returns the synthesizable Verilog files (rtl/), in compile
@@ -159,15 +186,17 @@ func GenerateSystem(ctx context.Context, o SystemOptions) (*System, error) {
 	if err != nil {
 		return nil, err
 	}
+	collect() // the caller's garbage (a generated graph's temporaries)
 	ref, err := kernel.Run(ctx, k, g, kernel.RunOptions{})
 	if err != nil {
 		return nil, err
 	}
+	collect() // the reference run's working set
 	t, ext, err := newTables(d, k, g, part, o.Filter)
 	if err != nil {
 		return nil, err
 	}
-	sys := &System{Files: map[string]string{}, Expected: ref, Part: part, Design: d, tables: t, streams: map[string]func(io.Writer) error{}}
+	sys := &System{Files: map[string]string{}, Expected: ref, Part: part, Design: d, tables: t, streams: map[string]stream{}}
 	if o.Load {
 		if sys.Images, sys.Memories, err = t.hold(d); err != nil {
 			return nil, err
@@ -197,6 +226,15 @@ func GenerateSystem(ctx context.Context, o SystemOptions) (*System, error) {
 	sys.Files["tb/tb_system.v"] = tb
 	return sys, nil
 }
+
+// collect runs the collector where a large structure has just died, so
+// that the next stage's allocations reuse its memory: Go's collector
+// otherwise lets the heap grow to twice what was live at the last
+// collection, and the last one may have run while the graph was being
+// generated or the reference run held its working set, which set the
+// export's peak. The heap is mostly arrays of integers, which the
+// collector does not scan, so a collection costs milliseconds.
+func collect() { runtime.GC() }
 
 // addRTL adds the synthesizable Verilog: the building blocks, the f32
 // library when a generated kernel uses it, the kernels (generated, or the
@@ -260,23 +298,25 @@ func (s *System) addRTL(k *kernel.Kernel, top bool) error {
 func (s *System) addImages() {
 	t, w, npe := s.tables, s.Words, s.Design.FPGAs*s.Design.PEs
 	for i := 0; i < npe; i++ {
+		fpga := s.Part.FPGAOfPE(i)
 		images := []struct {
 			kind  string
 			write func(io.Writer, arch.Words, int) error
-		}{{"index", t.writeIndex}, {"edges", t.writeEdges}, {"vertices", t.writeVertices}, {"state", t.writeState}}
+			lists int
+		}{{"index", t.writeIndex, fpga}, {"edges", t.writeEdges, fpga}, {"vertices", t.writeVertices, -1}, {"state", t.writeState, -1}}
 		if s.OffChip() {
 			// The edges are in the FPGA's memory image; the PE keeps the
 			// table that maps an edge slot's local index to a global id.
-			images[1].kind, images[1].write = "ids", t.writeIDs
+			images[1].kind, images[1].write, images[1].lists = "ids", t.writeIDs, -1
 		}
 		for _, f := range images {
-			s.streams[peFile("mem", i, npe, f.kind)] = func(wr io.Writer) error { return f.write(wr, w, i) }
+			s.streams[peFile("mem", i, npe, f.kind)] = stream{func(wr io.Writer) error { return f.write(wr, w, i) }, f.lists}
 		}
-		s.streams[peFile("tb", i, npe, "expected")] = func(wr io.Writer) error { return s.writeExpected(wr, i) }
+		s.streams[peFile("tb", i, npe, "expected")] = stream{func(wr io.Writer) error { return s.writeExpected(wr, i) }, -1}
 	}
 	if s.OffChip() {
 		for f := 0; f < s.Design.FPGAs; f++ {
-			s.streams[fmt.Sprintf("mem/fpga%d_edges.hex", f)] = func(wr io.Writer) error { return t.writeMemory(wr, w, f) }
+			s.streams[fmt.Sprintf("mem/fpga%d_edges.hex", f)] = stream{func(wr io.Writer) error { return t.writeMemory(wr, w, f) }, f}
 		}
 	}
 }
@@ -288,11 +328,13 @@ func (s *System) writeExpected(wr io.Writer, pe int) error {
 	w := s.Words
 	h := newHexImage(wr, w.State)
 	for _, v := range s.Part.Members[pe] {
-		h.line(func(dst []byte) []byte { return w.State.AppendHex(dst, s.Expected.State(v)...) })
+		h.b = w.State.AppendHex(h.b, s.Expected.State(v)...)
+		h.end()
 	}
 	zero := make([]uint64, len(w.State.Fields))
 	for h.n < max(s.Extent.MaxLocal, 1) {
-		h.line(func(dst []byte) []byte { return w.State.AppendHex(dst, zero...) })
+		h.b = w.State.AppendHex(h.b, zero...)
+		h.end()
 	}
 	return h.close()
 }

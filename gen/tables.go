@@ -1,9 +1,11 @@
 package gen
 
 import (
-	"bufio"
 	"fmt"
 	"io"
+	"runtime"
+	"sort"
+	"sync"
 
 	"github.com/gravf-tui/gravf-tui/arch"
 	"github.com/gravf-tui/gravf-tui/graph"
@@ -11,48 +13,63 @@ import (
 )
 
 // tables is where the PEs' memory contents come from: the partition, the
-// edge layout and the update filter, read entry by entry while an image
-// is written. Nothing of an image is held: a PE's edge index has an entry
-// for every vertex of the graph, so holding every PE's (and every edge
-// entry, and the hex text) took tens of times the graph's CSR; the tables
-// only keep per-PE counts.
+// edge lists and the update filter, read entry by entry while an image is
+// written. Nothing of an image is held: a PE's edge index has an entry for
+// every vertex of the graph, so holding every PE's (and every edge entry,
+// and the hex text) took tens of times the graph's CSR. The tables keep
+// per-PE counts and the edge layout of one FPGA at a time (lists): an
+// image reads the lists of its own FPGA's PEs only, and the project is
+// written FPGA by FPGA (System.WriteGroups), so the layout of the whole
+// graph, as large as its CSR again, is never built.
 type tables struct {
-	d      *arch.Design
-	k      *kernel.Kernel
-	g      *graph.Graph
-	p      *graph.Partition
-	layout *graph.EdgeLayout
-	flt    *graph.Filter // nil: every update goes to every FPGA
+	d   *arch.Design
+	k   *kernel.Kernel
+	g   *graph.Graph
+	p   *graph.Partition
+	flt *graph.Filter // nil: every update goes to every FPGA
 	// words[pe] is the off-chip words of the PE's lists, base[pe] the
 	// address of its first word in its FPGA's memory (off-chip designs).
 	words, base []int
-	edges       []int // edges per PE
+	edges       []int  // edges per PE
+	unit        uint64 // the edge data of an unweighted graph's edges
+	// chunks cuts the vertices into pieces of about equal arc counts, one
+	// per worker: piece w is vertices [chunks[w], chunks[w+1]), and
+	// chunkEdges[w][pe] its arcs to PE pe.
+	chunks     []int
+	chunkEdges [][]int
+
+	mu      sync.Mutex
+	fpga    int               // the FPGA whose lists are held
+	layout  *graph.EdgeLayout // its PEs' lists (nil: none held)
+	layouts int               // how many were built, for tests
 }
 
-// newTables lays out the edges of every PE and returns how much the PEs
-// hold (the extent that fixes the address widths of their memories).
-// With filter false every update goes to every FPGA.
+// newTables counts the edges (and off-chip words) of every PE and returns
+// how much the PEs hold (the extent that fixes the address widths of
+// their memories). With filter false every update goes to every FPGA.
 func newTables(d *arch.Design, k *kernel.Kernel, g *graph.Graph, p *graph.Partition, filter bool) (*tables, arch.Extent, error) {
 	var ext arch.Extent
 	if err := checkTables(k, g); err != nil {
 		return nil, ext, err
 	}
+	epw := 0
 	if d.Mem == arch.OffChip {
 		if err := d.EdgeMemory.Check(); err != nil {
 			return nil, ext, err
 		}
+		epw = d.EdgeMemory.EdgesPerWord
 	}
-	t := &tables{d: d, k: k, g: g, p: p, layout: graph.NewEdgeLayout(g, p)}
+	t := &tables{d: d, k: k, g: g, p: p, unit: kernel.UnitEdge(k)}
 	if filter && p.FPGAs > 1 {
 		t.flt = graph.NewFilter(g, p)
 	}
-	t.edges = t.layout.EdgesPerPE()
+	t.countLists(epw)
 	for pe := range t.edges {
 		ext.MaxLocal = max(ext.MaxLocal, len(p.Members[pe]))
 		ext.MaxEdges = max(ext.MaxEdges, t.edges[pe])
 	}
-	if d.Mem == arch.OffChip {
-		ext.MaxWords = t.layOutWords(d.EdgeMemory.EdgesPerWord, p.PEs)
+	if epw > 0 {
+		ext.MaxWords = t.placeWords(p.PEs)
 	}
 	return t, ext, nil
 }
@@ -64,16 +81,70 @@ func checkTables(k *kernel.Kernel, g *graph.Graph) error {
 	return kernel.EdgeData(k, g)
 }
 
-// layOutWords counts the off-chip words of every PE's lists (each list
-// starts on a word), places the PEs of an FPGA one after the other and
-// returns the most words one FPGA's memory holds (at least one).
-func (t *tables) layOutWords(epw, pes int) int {
-	n := t.p.NumPEs()
-	t.words, t.base = make([]int, n), make([]int, n)
-	for i := 0; i < t.layout.NumRuns(); i++ {
-		pe, nbrs, _ := t.layout.Run(i)
-		t.words[pe] += (len(nbrs) + epw - 1) / epw
+// countLists counts, in one pass over the arcs on every core, each PE's
+// edges (the arcs whose target it holds) and, with epw > 0 edges per
+// off-chip word, the words of its lists (each vertex's list on the PE
+// starts on a word). The vertices are cut into chunks of about equal arc
+// counts, one per worker, whose counts fpgaArcs reuses; the sums are
+// integers, the same for any number of workers.
+func (t *tables) countLists(epw int) {
+	g, p := t.g, t.p
+	npe, n := p.NumPEs(), g.NumVertices()
+	workers := min(runtime.GOMAXPROCS(0), len(g.Adj)/(1<<16)+1)
+	t.chunks = make([]int, workers+1)
+	for w := 1; w <= workers; w++ {
+		target := uint32(uint64(len(g.Adj)) * uint64(w) / uint64(workers))
+		t.chunks[w] = max(t.chunks[w-1], sort.Search(n, func(v int) bool { return g.Offsets[v] >= target }))
 	}
+	t.chunks[workers] = n
+	t.chunkEdges = make([][]int, workers)
+	words := make([][]int, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := t.chunks[w], t.chunks[w+1]
+		t.chunkEdges[w], words[w] = make([]int, npe), make([]int, npe)
+		wg.Go(func() { countChunk(g, p, lo, hi, epw, t.chunkEdges[w], words[w]) })
+	}
+	wg.Wait()
+	t.edges, t.words = make([]int, npe), make([]int, npe)
+	for w := range workers {
+		for pe := range npe {
+			t.edges[pe] += t.chunkEdges[w][pe]
+			t.words[pe] += words[w][pe]
+		}
+	}
+}
+
+// countChunk adds the edges (and the off-chip words) of vertices [lo, hi)
+// to each PE's counts.
+func countChunk(g *graph.Graph, p *graph.Partition, lo, hi, epw int, edges, words []int) {
+	cnt := make([]int, p.NumPEs())
+	var used []uint16
+	for u := lo; u < hi; u++ {
+		used = used[:0]
+		for _, v := range g.Adj[g.Offsets[u]:g.Offsets[u+1]] {
+			pe := p.PE[v]
+			if cnt[pe] == 0 {
+				used = append(used, pe)
+			}
+			cnt[pe]++
+		}
+		for _, pe := range used {
+			edges[pe] += cnt[pe]
+			if epw > 0 {
+				words[pe] += (cnt[pe] + epw - 1) / epw
+			}
+			cnt[pe] = 0
+		}
+	}
+}
+
+// placeWords places the PEs of an FPGA one after the other in its off-chip
+// memory and returns the most words one FPGA's memory holds (at least
+// one).
+func (t *tables) placeWords(pes int) int {
+	n := t.p.NumPEs()
+	t.base = make([]int, n)
 	most := 1
 	for f := 0; f*pes < n; f++ {
 		at := 0
@@ -92,8 +163,69 @@ func (t *tables) fpgaWords(f int) int {
 	return t.base[last] + t.words[last]
 }
 
-// local returns u's neighbours (and weights) held by PE pe.
-func (t *tables) local(pe int, u uint32) (nbrs, weights []uint32) { return t.layout.Local(pe, u) }
+// lists returns the edge layout of the lists of FPGA f's PEs (Local of
+// one of its PEs is that PE's list of a vertex, as in the layout of the
+// whole graph), building it unless it is the one held; the previous one
+// is dropped first, so that one FPGA's lists are held at a time. Safe for
+// concurrent use: an image being written keeps the layout it was given.
+func (t *tables) lists(f int) *graph.EdgeLayout {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.layout != nil && t.fpga == f {
+		return t.layout
+	}
+	t.layout = nil
+	collect() // the previous FPGA's lists, or the garbage of the setup
+	t.fpga, t.layout = f, graph.NewEdgeLayout(t.fpgaArcs(f), t.p)
+	t.layouts++
+	return t.layout
+}
+
+// fpgaArcs returns g restricted to the arcs whose target FPGA f holds, in
+// g's order: its edge layout holds the same lists of f's PEs as the whole
+// graph's, since a vertex's list on a PE keeps the CSR's order. Each
+// worker copies the arcs of one chunk of vertices straight to their place
+// (countLists counted them). A one-FPGA system's is g itself.
+func (t *tables) fpgaArcs(f int) *graph.Graph {
+	g, p := t.g, t.p
+	if p.FPGAs == 1 {
+		return g
+	}
+	lo, hi := uint16(f*p.PEs), uint16((f+1)*p.PEs)
+	at := make([]int, len(t.chunks)) // where each chunk's arcs start
+	for w, c := range t.chunkEdges {
+		at[w+1] = at[w]
+		for pe := lo; pe < hi; pe++ {
+			at[w+1] += c[pe]
+		}
+	}
+	n, total := g.NumVertices(), at[len(at)-1]
+	sub := &graph.Graph{Name: g.Name, Directed: g.Directed, Offsets: make([]uint32, n+1), Adj: make([]uint32, total)}
+	if g.Weights != nil {
+		sub.Weights = make([]uint32, total)
+	}
+	var wg sync.WaitGroup
+	for w := range t.chunkEdges {
+		wg.Go(func() {
+			k := uint32(at[w])
+			for u := t.chunks[w]; u < t.chunks[w+1]; u++ {
+				s, e := g.Offsets[u], g.Offsets[u+1]
+				for i, v := range g.Adj[s:e] {
+					if pe := p.PE[v]; pe >= lo && pe < hi {
+						sub.Adj[k] = v
+						if sub.Weights != nil {
+							sub.Weights[k] = g.Weights[s+uint32(i)]
+						}
+						k++
+					}
+				}
+				sub.Offsets[u+1] = k
+			}
+		})
+	}
+	wg.Wait()
+	return sub
+}
 
 // index calls f for the edge-index entry of every vertex of the graph on
 // PE pe. With words, Start is the address of the list's first word in
@@ -105,9 +237,10 @@ func (t *tables) index(pe int, words bool, f func(IndexEntry)) {
 		at = t.base[pe]
 	}
 	epw := t.d.EdgeMemory.EdgesPerWord
-	for u := 0; u < t.g.NumVertices(); u++ {
-		nbrs, _ := t.local(pe, uint32(u))
-		e := IndexEntry{Start: uint32(at), Len: uint32(len(nbrs)), Degree: uint32(t.g.OutDegree(uint32(u)))}
+	l, g := t.lists(t.p.FPGAOfPE(pe)), t.g
+	for u := 0; u < g.NumVertices(); u++ {
+		nbrs, _ := l.Local(pe, uint32(u))
+		e := IndexEntry{Start: uint32(at), Len: uint32(len(nbrs)), Degree: g.Offsets[u+1] - g.Offsets[u]}
 		switch {
 		case !words:
 			at += len(nbrs)
@@ -120,17 +253,18 @@ func (t *tables) index(pe int, words bool, f func(IndexEntry)) {
 	}
 }
 
-// list calls f for every edge of u's list on PE pe.
-func (t *tables) list(pe int, u uint32, f func(EdgeEntry)) {
-	nbrs, ws := t.local(pe, u)
-	unit := kernel.UnitEdge(t.k)
+// list appends the edges of u's list on PE pe, from l (the lists of pe's
+// FPGA), to dst.
+func (t *tables) list(dst []EdgeEntry, l *graph.EdgeLayout, pe int, u uint32) []EdgeEntry {
+	nbrs, ws := l.Local(pe, u)
 	for i, v := range nbrs {
-		e := EdgeEntry{Global: v, Local: t.p.Local[v], Data: unit}
+		e := EdgeEntry{Global: v, Local: t.p.Local[v], Data: t.unit}
 		if ws != nil {
 			e.Data = uint64(ws[i])
 		}
-		f(e)
+		dst = append(dst, e)
 	}
+	return dst
 }
 
 // edgeList calls f for every edge of PE pe, list after list in vertex
@@ -138,8 +272,13 @@ func (t *tables) list(pe int, u uint32, f func(EdgeEntry)) {
 // rather than through the layout's per-PE index, which would hold 8
 // bytes per run.)
 func (t *tables) edgeList(pe int, f func(EdgeEntry)) {
+	l := t.lists(t.p.FPGAOfPE(pe))
+	var list []EdgeEntry
 	for u := 0; u < t.g.NumVertices(); u++ {
-		t.list(pe, uint32(u), f)
+		list = t.list(list[:0], l, pe, uint32(u))
+		for _, e := range list {
+			f(e)
+		}
 	}
 }
 
@@ -170,55 +309,79 @@ func (t *tables) vertices(pe int, f func(v VertexEntry, state []uint64)) {
 
 // memory calls f for every word of FPGA fpga's off-chip memory, in
 // address order: the lists of its PEs, PE after PE, each cut into words
-// of EdgesPerWord edges.
-func (t *tables) memory(fpga int, f func(word []EdgeEntry)) {
+// of EdgesPerWord edges, given as the word's neighbours and their weights
+// (nil when unweighted), slices of the FPGA's layout.
+func (t *tables) memory(fpga int, f func(nbrs, weights []uint32)) {
 	epw := t.d.EdgeMemory.EdgesPerWord
-	var list []EdgeEntry
+	l := t.lists(fpga)
 	for pe := fpga * t.p.PEs; pe < (fpga+1)*t.p.PEs; pe++ {
 		for u := 0; u < t.g.NumVertices(); u++ {
-			list = list[:0]
-			t.list(pe, uint32(u), func(e EdgeEntry) { list = append(list, e) })
-			for i := 0; i < len(list); i += epw {
-				f(list[i:min(i+epw, len(list))])
+			nbrs, ws := l.Local(pe, uint32(u))
+			for i := 0; i < len(nbrs); i += epw {
+				j := min(i+epw, len(nbrs))
+				if ws != nil {
+					f(nbrs[i:j], ws[i:j])
+				} else {
+					f(nbrs[i:j], nil)
+				}
 			}
 		}
 	}
 }
 
-// hexImage writes a $readmemh image line by line through a buffer, and
-// one zero word when it ends empty (an empty memory still needs a word
-// to load).
+// hexImage writes a $readmemh image line by line, and one zero word when
+// it ends empty (an empty memory still needs a word to load). A line's
+// word is appended straight to b (no closure, no writer call per line),
+// and b goes to the writer in chunks of about 64 KiB, which a buffered
+// writer of that size passes on without copying.
 type hexImage struct {
-	w   *bufio.Writer
+	w   io.Writer
 	l   arch.Layout
-	b   []byte
+	b   []byte // the lines not yet written
 	n   int
 	err error
 }
 
+// hexChunk is how many bytes of lines hexImage gathers before it writes.
+const hexChunk = 1 << 16
+
+// hexBuffers holds the chunk buffers of finished images for the next
+// ones: a project has hundreds of images, whose buffers would otherwise
+// be garbage that lets the heap grow.
+var hexBuffers = sync.Pool{New: func() any { b := make([]byte, 0, hexChunk+512); return &b }}
+
 func newHexImage(wr io.Writer, l arch.Layout) *hexImage {
-	return &hexImage{w: bufio.NewWriterSize(wr, 1<<16), l: l, b: make([]byte, 0, 256)}
+	return &hexImage{w: wr, l: l, b: (*hexBuffers.Get().(*[]byte))[:0]}
 }
 
-// line writes one word appended by word to an empty slice.
-func (h *hexImage) line(word func(dst []byte) []byte) {
-	if h.err != nil {
-		return
-	}
-	h.b = append(word(h.b[:0]), '\n')
-	_, h.err = h.w.Write(h.b)
+// end ends the line whose word was appended to b.
+func (h *hexImage) end() {
+	h.b = append(h.b, '\n')
 	h.n++
+	if len(h.b) >= hexChunk {
+		h.flush()
+	}
 }
 
-// close writes the zero word of an empty image and flushes.
+func (h *hexImage) flush() {
+	if h.err == nil && len(h.b) > 0 {
+		_, h.err = h.w.Write(h.b)
+	}
+	h.b = h.b[:0]
+}
+
+// close writes the zero word of an empty image and the lines not yet
+// written.
 func (h *hexImage) close() error {
 	if h.n == 0 {
-		h.line(func(dst []byte) []byte { return h.l.AppendHex(dst, make([]uint64, len(h.l.Fields))...) })
+		h.b = h.l.AppendHex(h.b, make([]uint64, len(h.l.Fields))...)
+		h.end()
 	}
-	if h.err != nil {
-		return h.err
-	}
-	return h.w.Flush()
+	h.flush()
+	b := h.b
+	hexBuffers.Put(&b)
+	h.b = nil
+	return h.err
 }
 
 // The words of each image, one function each, which the streamed images
@@ -249,7 +412,8 @@ func memWord(dst []byte, w arch.Words, edges []EdgeEntry) []byte {
 func (t *tables) writeIndex(wr io.Writer, w arch.Words, pe int) error {
 	h := newHexImage(wr, w.Index)
 	t.index(pe, t.d.Mem == arch.OffChip, func(e IndexEntry) {
-		h.line(func(dst []byte) []byte { return indexWord(dst, w, e) })
+		h.b = indexWord(h.b, w, e)
+		h.end()
 	})
 	return h.close()
 }
@@ -258,7 +422,8 @@ func (t *tables) writeIndex(wr io.Writer, w arch.Words, pe int) error {
 func (t *tables) writeEdges(wr io.Writer, w arch.Words, pe int) error {
 	h := newHexImage(wr, w.Edge)
 	t.edgeList(pe, func(e EdgeEntry) {
-		h.line(func(dst []byte) []byte { return edgeWord(dst, w, e) })
+		h.b = edgeWord(h.b, w, e)
+		h.end()
 	})
 	return h.close()
 }
@@ -267,7 +432,8 @@ func (t *tables) writeEdges(wr io.Writer, w arch.Words, pe int) error {
 func (t *tables) writeVertices(wr io.Writer, w arch.Words, pe int) error {
 	h := newHexImage(wr, w.VertexInfo)
 	t.vertices(pe, func(v VertexEntry, _ []uint64) {
-		h.line(func(dst []byte) []byte { return vertexWord(dst, w, v) })
+		h.b = vertexWord(h.b, w, v)
+		h.end()
 	})
 	return h.close()
 }
@@ -276,7 +442,8 @@ func (t *tables) writeVertices(wr io.Writer, w arch.Words, pe int) error {
 func (t *tables) writeIDs(wr io.Writer, w arch.Words, pe int) error {
 	h := newHexImage(wr, w.ID)
 	t.vertices(pe, func(v VertexEntry, _ []uint64) {
-		h.line(func(dst []byte) []byte { return idWord(dst, w, v) })
+		h.b = idWord(h.b, w, v)
+		h.end()
 	})
 	return h.close()
 }
@@ -285,7 +452,8 @@ func (t *tables) writeIDs(wr io.Writer, w arch.Words, pe int) error {
 func (t *tables) writeState(wr io.Writer, w arch.Words, pe int) error {
 	h := newHexImage(wr, w.State)
 	t.vertices(pe, func(_ VertexEntry, state []uint64) {
-		h.line(func(dst []byte) []byte { return t.d.State.AppendHex(dst, state...) })
+		h.b = t.d.State.AppendHex(h.b, state...)
+		h.end()
 	})
 	return h.close()
 }
@@ -293,8 +461,15 @@ func (t *tables) writeState(wr io.Writer, w arch.Words, pe int) error {
 // writeMemory streams FPGA f's off-chip memory image.
 func (t *tables) writeMemory(wr io.Writer, w arch.Words, f int) error {
 	h := newHexImage(wr, w.MemWord)
-	t.memory(f, func(edges []EdgeEntry) {
-		h.line(func(dst []byte) []byte { return memWord(dst, w, edges) })
+	local := t.p.Local
+	t.memory(f, func(nbrs, weights []uint32) {
+		h.b = w.AppendMemWord(h.b, len(nbrs), func(j int) (uint32, uint64) {
+			if weights != nil {
+				return local[nbrs[j]], uint64(weights[j])
+			}
+			return local[nbrs[j]], t.unit
+		})
+		h.end()
 	})
 	return h.close()
 }

@@ -3,7 +3,9 @@ package model_test
 import (
 	"context"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
@@ -77,10 +79,13 @@ func BenchmarkPredictionPeerReference(b *testing.B) {
 }
 
 // BenchmarkPredictionProfile computes the profile of one design point
-// (greedy partition included).
+// (greedy partition included); cpu-s/op is the CPU time of all cores,
+// which the machine's load does not inflate as it does the wall time.
 func BenchmarkPredictionProfile(b *testing.B) {
 	s := rmat18(b)
 	b.ResetTimer()
+	c0 := cpuTime()
+	defer func() { b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op") }()
 	for range b.N {
 		part, err := graph.NewPartition(context.Background(), s.g, graph.PartitionOptions{FPGAs: 4, PEs: 9})
 		if err != nil {
@@ -112,4 +117,33 @@ func BenchmarkPredictionEvaluate(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkPredictionOptimise is the optimiser choosing nF x nP on the
+// prediction with no profile computed yet, as the model command does
+// (the reference run's activity given): profiles/op counts the design
+// points it had to profile.
+func BenchmarkPredictionOptimise(b *testing.B) {
+	s := rmat18(b)
+	b.ResetTimer()
+	profiles := 0
+	for range b.N {
+		w := model.NewWorkload(s.k, s.g, 1, "bench", nil)
+		ps := model.NewProfiles(s.g, s.act, graph.PartitionOptions{})
+		w.Attach(ps)
+		if _, err := model.Optimise(s.p, w, model.Config{Mem: model.OffChip, Filter: true}); err != nil {
+			b.Fatal(err)
+		}
+		profiles += ps.Len()
+	}
+	b.ReportMetric(float64(profiles)/float64(b.N), "profiles/op")
+}
+
+// cpuTime is the process's user and system time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

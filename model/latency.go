@@ -471,7 +471,27 @@ func MechTitle(m string) string {
 // without the memory's latency, and never less than T_sys allows. It
 // returns T_sys when the workload has no profiles (a balanced prediction
 // costs no more than this).
-func ceiling(p *Platform, w *Workload, r Result) float64 {
+func ceiling(p *Platform, w *Workload, r Result) float64 { return ceilingWith(p, w, r, 0) }
+
+// PredictionCeiling returns a throughput the prediction at r cannot
+// exceed, from the reference run's counts and the partition's fullest PE:
+// it costs a partition (kept for the profile), not a profile, so a caller
+// can tell when a profile cannot change its answer. Without profiles it
+// is T_sys.
+func PredictionCeiling(ctx context.Context, p *Platform, w *Workload, r Result) (float64, error) {
+	if w.Profiles == nil {
+		return ceiling(p, w, r), nil
+	}
+	most, err := w.Profiles.fullest(ctx, r.FPGAs, r.PEs)
+	if err != nil {
+		return 0, err
+	}
+	return ceilingWith(p, w, r, most), nil
+}
+
+// ceilingWith is ceiling with the partition's fullest PE, most vertices
+// (0: not known, at least V / nPE), whose sweep every superstep pays.
+func ceilingWith(p *Platform, w *Workload, r Result, most int) float64 {
 	if w.Profiles == nil || len(w.Supersteps) == 0 || r.TSys <= 0 || p.ClockHz <= 0 {
 		return r.TSys
 	}
@@ -480,7 +500,7 @@ func ceiling(p *Platform, w *Workload, r Result) float64 {
 		c.Arch = GraVFM
 	}
 	nPE := float64(c.FPGAs * c.PEs)
-	sweep := math.Ceil(float64(w.Vertices)/nPE) + 1
+	sweep := max(math.Ceil(float64(w.Vertices)/nPE), float64(most)) + 1
 	sync := p.SyncCycles(w, c, false)
 	if c.Arch == GraVFM && c.FPGAs > 1 {
 		// The recursion delivers the last remote barrier marker a link

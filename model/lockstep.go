@@ -31,19 +31,12 @@ type lockstep struct {
 	w     *profiler
 	xb    []crossbar
 	lanes [][]lane // per FPGA, per local PE
-	// hz holds, per vertex, the first cycle at which a message for it may
-	// issue (exact detector), valid where hzStep is the current superstep's
-	// number (step), so that no superstep has to clear it.
-	hz     []float64
-	hzStep []uint32
-	step   uint32
-	// per item: the sender's local lists, grouped by PE
-	cnt   []int32
-	start []int32
-	hit   []int
-	hitF  [][]int // hit by FPGA
-	dst   []uint32
-	needs []bool
+	// lists are the partition's lists split by PE.
+	lists *peLists
+	// step is the current superstep's number, which marks the exact
+	// detector's entries valid (lane.hzStep), so that no superstep has to
+	// clear them.
+	step uint32
 	// want[f] lists the items FPGA f's crossbar moves; heads is scratch
 	// space for its segments by home FPGA.
 	want [][]int32
@@ -85,26 +78,35 @@ type lane struct {
 	msgs     int
 	msgSlots int
 	stall    float64 // cycles gather waited on hazards
-	slots    []float64
-	words    int64
-	popped   []float64 // off-chip: pop cycles of the last InFlight words
+	// The hazard detector: the first cycle at which a message for each
+	// local vertex may issue (exact: hz, valid where hzStep is the
+	// superstep's number; aliased: slots, indexed by the local index's
+	// low bits).
+	hz     []float64
+	hzStep []uint32
+	slots  []float64
+	words  int64
+	popped []float64 // off-chip: pop cycles of the last InFlight words
+	pop    int       // the slot of popped the next word uses (words mod InFlight)
+	// cur is the lane's list of the item being moved.
+	cur edges
 }
 
 func newLockstep(w *profiler) *lockstep {
 	nP := w.part.PEs
-	lk := &lockstep{w: w, xb: make([]crossbar, w.nF), cnt: make([]int32, w.nPE), start: make([]int32, w.nPE+1),
-		needs: make([]bool, w.nF), hitF: make([][]int, w.nF), want: make([][]int32, w.nF)}
-	if w.opt.Hazard.Hold > 1 && w.opt.Hazard.Slots == 0 {
-		lk.hz = make([]float64, w.g.NumVertices())
-		lk.hzStep = make([]uint32, w.g.NumVertices())
-	}
+	lk := &lockstep{w: w, xb: make([]crossbar, w.nF), lists: w.lists, want: make([][]int32, w.nF)}
 	for f := 0; f < w.nF; f++ {
 		ls := make([]lane, nP)
 		for l := range ls {
 			q := f*nP + l
 			ls[l].pe = q
-			if w.opt.Hazard.Slots > 0 {
-				ls[l].slots = make([]float64, w.opt.Hazard.slotsFor(len(w.part.Members[q])))
+			switch h := w.opt.Hazard; {
+			case h.Hold <= 1:
+			case h.Slots > 0:
+				ls[l].slots = make([]float64, h.slotsFor(len(w.part.Members[q])))
+			default:
+				ls[l].hz = make([]float64, len(w.part.Members[q]))
+				ls[l].hzStep = make([]uint32, len(w.part.Members[q]))
 			}
 			if w.opt.Mem == OffChip {
 				ls[l].popped = make([]float64, w.opt.InFlight)
@@ -130,7 +132,7 @@ func (lk *lockstep) reset() {
 			ln := &lk.lanes[f][l]
 			ln.last, ln.free, ln.walkEnd, ln.tg, ln.active = -1, 0, -1, -1, false
 			ln.gather = float64(len(w.part.Members[ln.pe]) + 1)
-			ln.msgs, ln.stall, ln.words = 0, 0, 0
+			ln.msgs, ln.stall, ln.words, ln.pop = 0, 0, 0, 0
 			ln.msgSlots = min(MsgFIFODepth+w.opt.ScatterLatency, msgRing)
 			for i := range ln.slots {
 				ln.slots[i] = never
@@ -150,23 +152,12 @@ func (lk *lockstep) run(senders []uint32) {
 	items := lk.readyOrder(senders)
 	lk.route(items)
 	lk.schedule(items, func(f int, it readyItem, at float64) {
-		for g := range lk.hitF {
-			lk.hitF[g] = lk.hitF[g][:0]
-		}
 		if it.barrier {
-			lk.move(f, at)
+			lk.move(f, at, 0, 0)
 			return
 		}
-		lk.group(it.u)
-		for _, q := range lk.hit {
-			if q/w.part.PEs == f {
-				lk.hitF[f] = append(lk.hitF[f], q)
-			}
-		}
-		lk.move(f, at)
-		for _, q := range lk.hit {
-			lk.cnt[q] = 0
-		}
+		lo, hi := lk.lists.on(it.rank, f)
+		lk.move(f, at, lo, hi)
 	})
 	for f := range lk.lanes {
 		items := int64(lk.xb[f].items)
@@ -211,14 +202,8 @@ func (lk *lockstep) route(items []readyItem) {
 		}
 		home := int(pe[it.u]) / nP
 		w.local[home]++
-		for f := range lk.needs {
-			lk.needs[f] = f == home || !w.opt.Filter
-		}
-		for _, v := range w.g.Neighbors(it.u) {
-			lk.needs[int(pe[v])/nP] = true
-		}
-		for f, need := range lk.needs {
-			if !need {
+		for f := range w.nF {
+			if lo, hi := lk.lists.on(it.rank, f); lo == hi && f != home && w.opt.Filter {
 				continue
 			}
 			w.xbar[f]++
@@ -355,66 +340,29 @@ type segment struct {
 	arr           []float64
 }
 
-// group counts u's neighbours per PE (lk.cnt; lk.hit lists the PEs with a
-// non-empty list) and, when the hazard detector needs them, sorts them by
-// PE into lk.dst in adjacency order.
-func (lk *lockstep) group(u uint32) {
-	pe := lk.w.part.PE
-	nbrs := lk.w.g.Neighbors(u)
-	lk.hit = lk.hit[:0]
-	for _, v := range nbrs {
-		q := pe[v]
-		if lk.cnt[q] == 0 {
-			lk.hit = append(lk.hit, int(q))
-		}
-		lk.cnt[q]++
-	}
-	if lk.w.opt.Hazard.Hold <= 1 {
-		return
-	}
-	var off int32
-	for _, q := range lk.hit {
-		lk.start[q] = off
-		off += lk.cnt[q]
-	}
-	if cap(lk.dst) < len(nbrs) {
-		lk.dst = make([]uint32, len(nbrs))
-	}
-	lk.dst = lk.dst[:len(nbrs)]
-	for _, v := range nbrs {
-		q := pe[v]
-		lk.dst[lk.start[q]] = v
-		lk.start[q]++
-	}
-}
-
 // edges is one PE's share of an item: n edges, and their destinations
 // when the hazard detector needs them.
 type edges struct {
-	n   int
-	dst []uint32
+	n    int
+	loc  []uint32 // the destinations' local indices (exact detector)
+	slot []uint8  // or their detector slots (aliased detector)
 }
 
 // slice returns edges lo to hi.
 func (e edges) slice(lo, hi int) edges {
-	if e.dst == nil {
-		return edges{n: hi - lo}
+	switch {
+	case e.loc != nil:
+		return edges{n: hi - lo, loc: e.loc[lo:hi]}
+	case e.slot != nil:
+		return edges{n: hi - lo, slot: e.slot[lo:hi]}
 	}
-	return edges{n: hi - lo, dst: e.dst[lo:hi]}
-}
-
-// list returns PE q's list of the current item.
-func (lk *lockstep) list(q int) edges {
-	n := int(lk.cnt[q])
-	if n == 0 || lk.w.opt.Hazard.Hold <= 1 {
-		return edges{n: n}
-	}
-	return edges{n: n, dst: lk.dst[int(lk.start[q])-n : lk.start[q]]}
+	return edges{n: hi - lo}
 }
 
 // move moves one item, ready at cycle ready, through FPGA f's crossbar
-// into every local PE.
-func (lk *lockstep) move(f int, ready float64) {
+// into every local PE; runs lo to hi of the lists are the item's lists on
+// the FPGA's PEs.
+func (lk *lockstep) move(f int, ready float64, lo, hi uint32) {
 	x := &lk.xb[f]
 	lanes := lk.lanes[f]
 	slot := x.items % InFIFODepth
@@ -425,21 +373,37 @@ func (lk *lockstep) move(f int, ready float64) {
 	// Lanes with a list that were not active took every item so far in
 	// the cycle after its move.
 	base := f * len(lanes)
-	for _, q := range lk.hitF[f] {
-		ln := &lanes[q-base]
+	pl := lk.lists
+	for k := lo; k < hi; k++ {
+		r := pl.runs[k]
+		l := int(r.pe) - base
+		ln := &lanes[l]
+		ln.cur = edges{n: int(r.n)}
+		switch {
+		case pl.loc != nil:
+			ln.cur.loc = pl.loc[pl.at[k] : pl.at[k]+r.n]
+		case pl.slot != nil:
+			ln.cur.slot = pl.slot[pl.at[k] : pl.at[k]+r.n]
+		}
 		if !ln.active {
 			for i := range ln.taken {
 				ln.taken[i] = x.times[i] + 1
 			}
 			ln.last = x.now + 1
 			ln.active = true
-			x.active = append(x.active, q-base)
+			x.active = append(x.active, l)
 		}
 	}
 	keep := x.active[:0]
 	for _, l := range x.active {
 		ln := &lanes[l]
-		lk.take(ln, t, lk.list(ln.pe), slot)
+		// The lane takes the item (see take) at cycle s.
+		s := max(t+1, ln.last+1, ln.free)
+		ln.taken[slot], ln.last = s, s
+		if ln.cur.n > 0 {
+			lk.take(ln, s, ln.cur)
+			ln.cur = edges{}
+		}
 		if ln.last > t+1 || ln.free > t+1 {
 			keep = append(keep, l)
 		} else {
@@ -452,12 +416,13 @@ func (lk *lockstep) move(f int, ready float64) {
 	x.items++
 }
 
-// take has lane ln take an item written into its FIFO at cycle t with the
-// local list nbrs, as the scatter unit of the design does:
+// take hands lane ln the non-empty local list nbrs of an item it took at
+// cycle s (move: in the cycle after the item was written into its FIFO at
+// the earliest, after the previous one, and once its scatter unit is
+// free), as the scatter unit of the design does:
 //
-//   - generated PE, BRAM: the lookup stage takes the item in the cycle
-//     after it was written, at the earliest; an empty list is dropped
-//     there in one cycle, a non-empty one is handed to the walker in the
+//   - generated PE, BRAM: the lookup stage took the item; an empty list
+//     is dropped there in one cycle, a non-empty one is handed to the walker in the
 //     cycle the walker reads the previous list's last edge (or at once
 //     when it is idle), and the stage takes the next item in that cycle.
 //   - paper's PE, BRAM: one cycle to take the item, then the walk; the
@@ -467,12 +432,7 @@ func (lk *lockstep) move(f int, ready float64) {
 //     to be unpacked, and takes the next item in the cycle of the last
 //     request; each word arrives after the memory latency and is
 //     unpacked in order, one edge per cycle.
-func (lk *lockstep) take(ln *lane, t float64, nbrs edges, slot int) {
-	s := max(t+1, ln.last+1, ln.free)
-	ln.taken[slot], ln.last = s, s
-	if nbrs.n == 0 {
-		return
-	}
+func (lk *lockstep) take(ln *lane, s float64, nbrs edges) {
 	opt := &lk.w.opt
 	switch {
 	case opt.Mem == OffChip:
@@ -492,10 +452,14 @@ func (lk *lockstep) request(ln *lane, s float64, nbrs edges) {
 	opt := &lk.w.opt
 	epw := opt.EdgesPerWord
 	r := s
+	lat := float64(opt.MemLatency)
 	for lo := 0; lo < nbrs.n; lo += epw {
-		i := int(ln.words % int64(opt.InFlight))
+		i := ln.pop
+		if ln.pop++; ln.pop == len(ln.popped) {
+			ln.pop = 0
+		}
 		r = max(r+1, ln.popped[i])
-		pop := max(r+float64(opt.MemLatency), ln.walkEnd+1)
+		pop := max(r+lat, ln.walkEnd+1)
 		ln.popped[i] = pop
 		lk.walk(ln, pop, nbrs.slice(lo, min(lo+epw, nbrs.n)))
 		ln.words++
@@ -518,34 +482,36 @@ func (lk *lockstep) walk(ln *lane, first float64, nbrs edges) {
 		ln.flow(first, nbrs.n, lat)
 		return
 	}
-	tw := first - 1
+	// The lane's state in locals, which the stores into the detector
+	// cannot alias.
+	tw, tg, msgs, slots, gather, stall := first-1, ln.tg, ln.msgs, ln.msgSlots, ln.gather, ln.stall
+	hz, hzStep, det, step := ln.hz, ln.hzStep, ln.slots, lk.step
 	flow := 0 // messages in a row that gather took as they arrived
 	for j := 0; j < nbrs.n; j++ {
 		tw++
-		if ln.msgs >= ln.msgSlots {
-			tw = max(tw, ln.issued[(ln.msgs-ln.msgSlots)%msgRing])
+		if msgs >= slots {
+			tw = max(tw, ln.issued[(msgs-slots)%msgRing])
 		}
-		tg := max(tw+lat, ln.tg+1, ln.gather)
+		tg = max(tw+lat, tg+1, gather)
 		if hazards {
-			v := nbrs.dst[j]
 			var h *float64
-			if lk.hz != nil {
-				h = &lk.hz[v]
-				if lk.hzStep[v] != lk.step {
-					lk.hzStep[v], *h = lk.step, never
+			if hz != nil {
+				v := nbrs.loc[j]
+				h = &hz[v]
+				if hzStep[v] != step {
+					hzStep[v], *h = step, never
 				}
 			} else {
-				h = &ln.slots[int(w.part.Local[v])%len(ln.slots)]
+				h = &det[nbrs.slot[j]]
 			}
 			if *h > tg {
-				ln.stall += *h - tg
+				stall += *h - tg
 				tg = *h
 			}
 			*h = tg + hold
 		}
-		ln.issued[ln.msgs%msgRing] = tg
-		ln.msgs++
-		ln.tg = tg
+		ln.issued[msgs%msgRing] = tg
+		msgs++
 		if flow++; tg != tw+lat {
 			flow = 0
 		}
@@ -553,10 +519,12 @@ func (lk *lockstep) walk(ln *lane, first float64, nbrs edges) {
 			// Gather has kept up for longer than the scatter kernel's
 			// depth: neither it nor the message FIFO can hold the walker
 			// again, and the rest of the list flows one edge per cycle.
+			ln.tg, ln.msgs, ln.stall = tg, msgs, stall
 			ln.flow(tw+1, nbrs.n-j-1, lat)
 			return
 		}
 	}
+	ln.tg, ln.msgs, ln.stall = tg, msgs, stall
 	ln.walkEnd = tw
 }
 
@@ -564,6 +532,7 @@ func (lk *lockstep) walk(ln *lane, first float64, nbrs edges) {
 // apply sweep that queues it.
 type readyItem struct {
 	u       uint32 // the sender, or the PE of a barrier marker
+	rank    uint32 // the sender's place in the lists (peLists.rank)
 	at      int32
 	barrier bool
 }
@@ -588,7 +557,7 @@ func (lk *lockstep) readyOrder(senders []uint32) []readyItem {
 	fill := slices.Clone(byPE[:w.nPE])
 	for _, u := range senders {
 		q := pe[u]
-		first[fill[q]] = readyItem{u: u, at: int32(local[u])}
+		first[fill[q]] = readyItem{u: u, rank: w.lists.rank[u], at: int32(local[u])}
 		fill[q]++
 	}
 	maxAt := 0

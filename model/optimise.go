@@ -75,6 +75,19 @@ func (pd *predictor) at(r Result) *Prediction {
 	return &pr
 }
 
+// refined returns the ceiling at r with its partition's fullest PE
+// (PredictionCeiling); false when there is no partition to look at.
+func (pd *predictor) refined(r Result) (float64, bool) {
+	if pd.w.Profiles == nil {
+		return 0, false
+	}
+	if _, ok := pd.got[[2]int{r.FPGAs, r.PEs}]; ok {
+		return 0, false
+	}
+	c, err := PredictionCeiling(pd.w.context(), pd.p, pd.w, r)
+	return c, err == nil
+}
+
 // mark adds the prediction to a curve's point: one made already, or a
 // new one when need is set.
 func (pd *predictor) mark(pt *Point, r Result, need bool) {
@@ -266,6 +279,9 @@ func choose(p *Platform, w *Workload, base Config, loF, hiF, loP, hiP int, start
 	for _, r := range all {
 		if chosenPred == nil || at(r) < chosenPred.TEPS*(1-1e-9) {
 			break
+		}
+		if c, ok := pd.refined(r); ok && c < chosenPred.TEPS*(1-1e-9) {
+			continue // the partition's fullest PE rules it out
 		}
 		pr := pd.at(r)
 		if pr == nil {

@@ -67,6 +67,9 @@ func TestPredictionNeverAboveTSys(t *testing.T) {
 				if ceil := model.Ceiling(p, w, r); pr.TEPS > ceil*(1+1e-9) {
 					t.Errorf("%s %s %+v: predicted %.4g TEPS above the optimiser's ceiling %.4g", spec, kn, c, pr.TEPS, ceil)
 				}
+				if ceil, err := model.PredictionCeiling(context.Background(), p, w, r); err != nil || pr.TEPS > ceil*(1+1e-9) || ceil > model.Ceiling(p, w, r)*(1+1e-9) {
+					t.Errorf("%s %s %+v: predicted %.4g TEPS, the ceiling with the partition %.4g (%v), without %.4g", spec, kn, c, pr.TEPS, ceil, err, model.Ceiling(p, w, r))
+				}
 				var sum float64
 				for _, m := range pr.Breakdown {
 					if m.Seconds < -1e-15 {

@@ -1,7 +1,11 @@
 package model
 
 import (
+	"context"
 	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/gravf-tui/gravf-tui/graph"
 )
@@ -120,6 +124,13 @@ type FPGAWork struct {
 // NewProfile computes the profile of activity act on graph g partitioned
 // by part.
 func NewProfile(g *graph.Graph, part *graph.Partition, act *Activity, opt ProfileOptions) (*Profile, error) {
+	return newProfile(context.Background(), g, part, act, opt, nil)
+}
+
+// newProfile is NewProfile with a context that cancels it between two
+// sender sets, and report, when not nil, called (one call at a time) with
+// the sender sets done so far.
+func newProfile(ctx context.Context, g *graph.Graph, part *graph.Partition, act *Activity, opt ProfileOptions, report func(done, total int)) (*Profile, error) {
 	if part.NumPEs() < 1 || len(part.PE) != g.NumVertices() {
 		return nil, fmt.Errorf("profile: partition of %d vertices for a graph of %d", len(part.PE), g.NumVertices())
 	}
@@ -138,22 +149,68 @@ func NewProfile(g *graph.Graph, part *graph.Partition, act *Activity, opt Profil
 			pr.Sweep, pr.SweepPE = n, q
 		}
 	}
-	w := newProfiler(g, part, opt)
-	bySet := make([]StepWork, len(act.Sets))
-	for i, set := range act.Sets {
-		bySet[i] = w.step(set)
-		bySet[i].Set = i
+	var lists *peLists
+	if opt.Arch != GraVF {
+		lists = newPELists(g, part, opt.Hazard)
+	}
+	bySet, silent, err := profileSets(ctx, g, part, act, opt, lists, report)
+	if err != nil {
+		return nil, err
 	}
 	for _, s := range act.Steps {
 		if s.Set < 0 {
-			sw := w.silent()
-			sw.Set = -1
-			pr.Steps = append(pr.Steps, sw)
+			pr.Steps = append(pr.Steps, silent)
 			continue
 		}
 		pr.Steps = append(pr.Steps, bySet[s.Set])
 	}
 	return pr, nil
+}
+
+// profileSets computes the work of every sender set of act, and of a
+// superstep in which no vertex sends, on every core: the sets are
+// independent, so the result does not depend on which core computes
+// which.
+func profileSets(ctx context.Context, g *graph.Graph, part *graph.Partition, act *Activity, opt ProfileOptions, lists *peLists, report func(done, total int)) ([]StepWork, StepWork, error) {
+	bySet := make([]StepWork, len(act.Sets))
+	var silent StepWork
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	finished := func() {
+		if report != nil {
+			mu.Lock()
+			done++
+			report(done, len(act.Sets))
+			mu.Unlock()
+		}
+	}
+	for range min(runtime.GOMAXPROCS(0), len(act.Sets)+1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := newProfiler(g, part, opt, lists)
+			for {
+				i := int(next.Add(1)) - 1
+				switch {
+				case ctx.Err() != nil:
+					return
+				case i < len(act.Sets):
+					bySet[i] = w.step(act.Sets[i])
+					bySet[i].Set = i
+					finished()
+				case i == len(act.Sets):
+					silent = w.silent()
+					silent.Set = -1
+				default:
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return bySet, silent, ctx.Err()
 }
 
 // profiler holds the scratch space of one profile computation.
@@ -175,17 +232,20 @@ type profiler struct {
 	local   []int64   // per FPGA: updates (GraVF: messages) it issues
 	end     []float64 // per FPGA: the cycle its last PE is done
 
-	lk *lockstep // GraVF-M only
+	lk    *lockstep // GraVF-M only
+	lists *peLists  // GraVF-M only
 }
 
-func newProfiler(g *graph.Graph, part *graph.Partition, opt ProfileOptions) *profiler {
+func newProfiler(g *graph.Graph, part *graph.Partition, opt ProfileOptions, lists *peLists) *profiler {
 	nPE := part.NumPEs()
-	w := &profiler{g: g, part: part, opt: opt, nPE: nPE, nF: part.FPGAs,
-		recv: make([]int64, g.NumVertices()), edges: make([]int64, nPE), stall: make([]float64, nPE),
+	w := &profiler{g: g, part: part, opt: opt, nPE: nPE, nF: part.FPGAs, lists: lists,
+		edges: make([]int64, nPE), stall: make([]float64, nPE),
 		scatter: make([]float64, nPE), words: make([]int64, nPE),
 		xbar: make([]int64, part.FPGAs), local: make([]int64, part.FPGAs), link: make([]int64, part.FPGAs*part.FPGAs), end: make([]float64, part.FPGAs)}
 	if opt.Arch != GraVF {
 		w.lk = newLockstep(w)
+	} else {
+		w.recv = make([]int64, g.NumVertices())
 	}
 	return w
 }

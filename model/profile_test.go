@@ -282,3 +282,30 @@ func ringEdges(n uint32) [][2]uint32 {
 	}
 	return e
 }
+
+// TestProfileProgress: a profile reports its design point, then every
+// sender set as it is done, one report at a time; a profile already
+// computed reports nothing.
+func TestProfileProgress(t *testing.T) {
+	g := handGraph(t, 64, ringEdges(64))
+	act := NewActivity()
+	act.Record(0, []uint32{0, 5, 9}, 6)
+	act.Record(1, []uint32{1, 2}, 4)
+	act.Record(2, []uint32{3}, 2)
+	ps := NewProfiles(g, act, graph.PartitionOptions{Method: graph.Robin})
+	var got []ProfileProgress
+	ctx := WithProfileProgress(context.Background(), func(p ProfileProgress) { got = append(got, p) })
+	if _, err := ps.Get(ctx, 2, 3, ProfileOptions{Mem: BRAM}); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 4 || got[0].Done != 0 || got[3].Done != 3 || got[3].Total != 3 || got[3].FPGAs != 2 || got[3].PEs != 3 || got[3].Partitioner != graph.Robin {
+		t.Fatalf("reports %+v", got)
+	}
+	if want := "prediction: profile of 2 FPGAs x 3 PEs (robin partition), 3 of 3 sender sets"; got[3].String() != want {
+		t.Errorf("%q, want %q", got[3].String(), want)
+	}
+	got = nil
+	if _, err := ps.Get(ctx, 2, 3, ProfileOptions{Mem: BRAM}); err != nil || len(got) != 0 {
+		t.Fatalf("a kept profile: %v, reports %+v", err, got)
+	}
+}

@@ -141,9 +141,21 @@ func (ps *Profiles) Get(ctx context.Context, nF, nP int, opt ProfileOptions) (*P
 			return nil, ctx.Err()
 		}
 	}
+	report := progressOf(ctx)
+	pp := ProfileProgress{FPGAs: nF, PEs: nP, Partitioner: ps.Partitioner(), Total: len(ps.act.Sets)}
+	if report != nil {
+		report(pp)
+	}
 	part, err := ps.partition(ctx, nF, nP)
 	if err == nil {
-		e.p, e.err = NewProfile(ps.g, part, ps.act, opt)
+		var step func(done, total int)
+		if report != nil {
+			step = func(done, _ int) {
+				pp.Done = done
+				report(pp)
+			}
+		}
+		e.p, e.err = newProfile(ctx, ps.g, part, ps.act, opt, step)
 	} else {
 		e.err = err
 	}
@@ -178,6 +190,21 @@ func (ps *Profiles) partition(ctx context.Context, nF, nP int) (*graph.Partition
 	return p, nil
 }
 
+// fullest returns the number of vertices of the fullest PE of the
+// partition for nF x nP, partitioning (and keeping the partition for the
+// profile) when needed: a cheap refinement of the optimiser's ceiling.
+func (ps *Profiles) fullest(ctx context.Context, nF, nP int) (int, error) {
+	part, err := ps.partition(ctx, nF, nP)
+	if err != nil {
+		return 0, err
+	}
+	most := 0
+	for _, m := range part.Members {
+		most = max(most, len(m))
+	}
+	return most, nil
+}
+
 // Use gives the profiles a partition made elsewhere (the simulator's),
 // so that they do not make it again; it must be the partition the
 // profiles' partitioner makes.
@@ -196,4 +223,36 @@ func (ps *Profiles) Len() int {
 	ps.shared.mu.Lock()
 	defer ps.shared.mu.Unlock()
 	return len(ps.shared.profiles)
+}
+
+// ProfileProgress is how far the computation of one profile has come:
+// its design point and how many of the reference run's distinct sender
+// sets (Total) are done (Done; 0 while partitioning).
+type ProfileProgress struct {
+	FPGAs, PEs  int
+	Partitioner graph.Partitioner
+	Done, Total int
+}
+
+// String says it in words, for a status line.
+func (p ProfileProgress) String() string {
+	if p.Done == 0 {
+		return fmt.Sprintf("prediction: profile of %d FPGAs x %d PEs (%s partition)", p.FPGAs, p.PEs, p.Partitioner)
+	}
+	return fmt.Sprintf("prediction: profile of %d FPGAs x %d PEs (%s partition), %d of %d sender sets", p.FPGAs, p.PEs, p.Partitioner, p.Done, p.Total)
+}
+
+type progressKey struct{}
+
+// WithProfileProgress returns a context under which every profile that
+// Profiles.Get computes reports to fn as it goes (the prediction's
+// profiles are its long step: a front end shows them). fn is called from
+// one goroutine at a time per profile.
+func WithProfileProgress(ctx context.Context, fn func(ProfileProgress)) context.Context {
+	return context.WithValue(ctx, progressKey{}, fn)
+}
+
+func progressOf(ctx context.Context) func(ProfileProgress) {
+	fn, _ := ctx.Value(progressKey{}).(func(ProfileProgress))
+	return fn
 }

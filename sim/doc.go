@@ -73,7 +73,10 @@
 // holding part of its list and a list's messages follow in closed form
 // once no hazard can hold them (fast.go, fastpe.go; the GraVF baseline,
 // whose walkers are coupled message by message, steps its walkers and
-// crossbar ports: fastg.go). The functional result is the reference
+// crossbar ports: fastg.go). GraVF-M's FPGAs are stepped in parallel,
+// each on its own clock, through windows of the link latency, the
+// lookahead of a conservative scheme (fastwindow.go); a run is the same on
+// any number of cores. The functional result is the reference
 // engine's, run on its own goroutine a superstep ahead. It agrees with
 // cycle detail within 5 % in total and 10 % per superstep on the fidelity
 // corpus, to the cycle on most designs with edges in block RAM.

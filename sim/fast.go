@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"runtime"
 	"strings"
 
 	"github.com/gravf-tui/gravf-tui/graph"
@@ -25,7 +26,11 @@ import (
 //     (its take cycle has a closed form), so a crossbar write costs the
 //     PEs with a non-empty list and each message costs one step;
 //   - the memory bandwidth is shared per FPGA by a window of per-cycle
-//     grants (fastmem.go).
+//     grants (fastmem.go);
+//   - the FPGAs meet only through links, whose latency is the lookahead
+//     of a conservative parallel scheme: the FPGAs are stepped each on its
+//     own clock through windows of that many cycles, on every core, and
+//     meet at the end of each window (fastwindow.go).
 //
 // The reference engine produces superstep s+1's senders only after
 // superstep s's callback returns, while the machine's supersteps overlap
@@ -49,10 +54,16 @@ type fastM struct {
 	fpgas  []*fxFPGA
 	links  []*fxLink
 	fastRounds
-	now int64
+	now int64 // the first cycle some FPGA has still to handle (at a barrier)
 
-	txTotal  int   // items in every send FIFO
-	arriveAt int64 // the first cycle an item in flight on a link arrives
+	// The parallel windows: their length (at most the link latency, the
+	// lookahead), how many cores step them, the FPGAs of the current one
+	// and the windows so far.
+	lookahead int64
+	workers   int
+	active    []*fxFPGA
+	windows   int
+	checkedAt int64 // the cycle of the last look for cancellation
 
 	ctx context.Context
 }
@@ -65,7 +76,7 @@ func newFastM(ctx context.Context, s *Setup, p Params) *fastM {
 	f.fm = fastMachine{p: &f.p, hold: hz.hold, prefetch: s.PE != PEPaper, offchip: s.Mem == MemOffChip, fold: f.fold}
 	for x := 0; x < f.nF; x++ {
 		f.fm.mem = append(f.fm.mem, newMemArbiter(p.MemWordsPerCycle, s.PEs))
-		f.fpgas = append(f.fpgas, &fxFPGA{id: x, out: make([]*fxLink, f.nF), lastW: never, passedAt: never, ifAt: -1})
+		f.fpgas = append(f.fpgas, &fxFPGA{id: x, out: make([]*fxLink, f.nF), lastW: never, passedAt: never, ifAt: -1, arriveAt: math.MaxInt64})
 	}
 	if !f.fm.offchip {
 		f.fm.mem = make([]*memArbiter, f.nF)
@@ -81,14 +92,15 @@ func newFastM(ctx context.Context, s *Setup, p Params) *fastM {
 			if a == b {
 				continue
 			}
-			l := &fxLink{from: a, to: b, tokAt: -1, tx: newRing[fxItem](LinkTxFIFODepth), wire: newRing[fxItem](64 + LinkRxFIFODepth)}
+			l := &fxLink{from: a, to: b, tokAt: -1, horizon: -1, tx: newRing[fxItem](LinkTxFIFODepth), wire: newRing[fxItem](64 + LinkRxFIFODepth)}
 			l.rxCap = LinkRxFIFODepth + int(math.Ceil(2*float64(p.LinkLatency)*p.PairWordsPerCycle/max(f.cost, 1e-9)))
 			f.links = append(f.links, l)
 			f.fpgas[a].out[b] = l
 			f.fpgas[b].in = append(f.fpgas[b].in, l)
 		}
 	}
-	f.arriveAt = math.MaxInt64
+	f.lookahead = int64(max(p.LinkLatency, 1))
+	f.workers = min(runtime.GOMAXPROCS(0), f.nF)
 	return f
 }
 
@@ -119,52 +131,10 @@ func (f *fastM) fill(i int) {
 	}
 }
 
-// advance steps the network until every PE has terminated or (unless
-// final) a crossbar is about to open the channel of a superstep whose
-// senders are not known yet. A crossbar that cannot move sleeps until the
-// first cycle it might (its wake cycle, brought forward by whatever could
-// let it move sooner: an arrival, a free send FIFO slot, a filled update
-// queue, every local PE past the barrier), and cycles in which every
-// crossbar sleeps and the links are idle are skipped.
-func (f *fastM) advance(final bool) error {
-	for iter := 0; ; iter++ {
-		if err := f.check(f.ctx, f.s, iter, f.now); err != nil {
-			return err
-		}
-		if f.allDone() || !final && f.needsSenders() {
-			return nil
-		}
-		for _, x := range f.fpgas {
-			if x.wake <= f.now {
-				x.wake = f.stepCrossbar(x)
-			}
-		}
-		if f.txTotal > 0 || f.arriveAt <= f.now {
-			f.stepLinks()
-		}
-		next := f.now + 1
-		if f.txTotal == 0 {
-			next = max(next, f.arriveAt)
-			for _, x := range f.fpgas {
-				next = min(next, max(x.wake, f.now+1))
-			}
-		}
-		if next == math.MaxInt64 {
-			return f.stuck()
-		}
-		f.now = next
-	}
-}
-
-// needsSenders reports whether some crossbar opens, this cycle, the channel
-// of a superstep whose senders are not known yet.
-func (f *fastM) needsSenders() bool {
-	for _, x := range f.fpgas {
-		if int(x.round)+1 >= f.known && x.passed == f.nP && x.passedAt <= f.now {
-			return true
-		}
-	}
-	return false
+// needsSenders reports whether FPGA x's crossbar opens, in cycle t, the
+// channel of a superstep whose senders are not known yet.
+func (f *fastM) needsSenders(x *fxFPGA, t int64) bool {
+	return int(x.round)+1 >= f.known && x.passed == f.nP && x.passedAt <= t
 }
 
 // stepCrossbar moves at most one item on FPGA x in this cycle, with the
@@ -173,8 +143,7 @@ func (f *fastM) needsSenders() bool {
 // queues in round-robin order; an item moves only when every local input
 // FIFO and every send FIFO it needs has room. It returns the next cycle
 // in which the crossbar might move.
-func (f *fastM) stepCrossbar(x *fxFPGA) int64 {
-	t := f.now
+func (f *fastM) stepCrossbar(x *fxFPGA, t int64) int64 {
 	if x.passed == f.nP && x.passedAt <= t {
 		x.round++
 		x.passed, x.passedAt = 0, never
@@ -186,8 +155,11 @@ func (f *fastM) stepCrossbar(x *fxFPGA) int64 {
 	}
 	full := unblock > t
 	n := len(x.in)
-	for i := 0; i < n; i++ {
-		l := x.in[(x.rrRemote+i)%n]
+	for i, k := 0, x.rrRemote; i < n; i, k = i+1, k+1 {
+		if k == n {
+			k = 0
+		}
+		l := x.in[k]
 		if l.arrived == 0 || l.wire.peek().round != x.round {
 			continue
 		}
@@ -195,16 +167,21 @@ func (f *fastM) stepCrossbar(x *fxFPGA) int64 {
 			return unblock
 		}
 		l.arrived--
+		l.pops = append(l.pops, t)
 		f.write(x, l.wire.pop(), t)
-		x.rrRemote = (x.rrRemote + i + 1) % n
+		if x.rrRemote = k + 1; x.rrRemote == n {
+			x.rrRemote = 0
+		}
 		return t + 1
 	}
 	wake := int64(math.MaxInt64)
 	if x.passed == f.nP {
 		wake = x.passedAt
 	}
-	for i := 0; i < f.nP; i++ {
-		src := (x.rrLocal + i) % f.nP
+	for i, src := 0, x.rrLocal; i < f.nP; i, src = i+1, src+1 {
+		if src == f.nP {
+			src = 0
+		}
 		pe := x.id*f.nP + src
 		u := &f.queues[pe]
 		if !u.ok || u.item.round != x.round {
@@ -234,9 +211,10 @@ func (f *fastM) stepCrossbar(x *fxFPGA) int64 {
 		for g := mask; g != 0; g &= g - 1 {
 			x.out[bits.TrailingZeros64(g)].tx.push(it)
 			x.txItems++
-			f.txTotal++
 		}
-		x.rrLocal = (src + 1) % f.nP
+		if x.rrLocal = src + 1; x.rrLocal == f.nP {
+			x.rrLocal = 0
+		}
 		return t + 1
 	}
 	return wake
@@ -254,12 +232,12 @@ func (f *fastM) write(x *fxFPGA, it fxItem, t int64) {
 			tb, last := f.fm.takeBarrier(q, t, x.lastW, m, it.halt, f.nPE)
 			take = max(take, tb)
 			if last && q.done {
-				f.finished++
+				x.finished++
 			}
 			if last && !q.done {
 				x.passed++
 				x.passedAt = max(x.passedAt, q.passedAt)
-				f.passedBarrier(q)
+				f.passedBarrier(x, q)
 			}
 		}
 		if x.passed == f.nP {
@@ -288,69 +266,15 @@ func (f *fastM) write(x *fxFPGA, it fxItem, t int64) {
 	x.lastW = t
 }
 
-// passedBarrier starts PE q's next round: its apply sweep began when
-// gather read the marker.
-func (f *fastM) passedBarrier(q *fastPE) {
+// passedBarrier starts PE q of FPGA x on its next round: its apply sweep
+// began when gather read the marker.
+func (f *fastM) passedBarrier(x *fxFPGA, q *fastPE) {
 	if q.done {
 		return
 	}
-	f.queues[q.id] = f.started(q.round, q.id, q.members, q.applyAt, &f.p, &f.queues[q.id])
+	x.starts = append(x.starts, fxStart{q.round, q.applyAt})
+	f.queues[q.id] = f.queue(q.round, q.id, q.members, q.applyAt, &f.p, &f.queues[q.id])
 	f.fill(q.id)
-}
-
-// stepLinks serialises items onto the links and delivers arrivals, with
-// the rules of stepLinks in machine.go. The token buckets fill every
-// cycle up to one item's worth; they are brought up to date when used.
-func (f *fastM) stepLinks() {
-	t, p := f.now, &f.p
-	if f.arriveAt <= t {
-		f.arriveAt = math.MaxInt64
-		for _, l := range f.links {
-			for l.arrived < l.wire.len() && l.wire.nth(l.arrived).at <= t {
-				l.arrived++
-				// The crossbar sees it in the next cycle.
-				x := f.fpgas[l.to]
-				x.wake = min(x.wake, t+1)
-			}
-			if l.arrived < l.wire.len() {
-				f.arriveAt = min(f.arriveAt, l.wire.nth(l.arrived).at)
-			}
-		}
-	}
-	start := int(t % int64(f.nF))
-	for _, src := range f.fpgas {
-		if src.txItems == 0 {
-			continue
-		}
-		src.ifTokens = fill(src.ifTokens, p.IfWordsPerCycle, f.cost, t-src.ifAt)
-		src.ifAt = t
-		for j, k := 0, start; j < f.nF; j, k = j+1, k+1 {
-			if k == f.nF {
-				k = 0
-			}
-			l := src.out[k]
-			if l == nil || l.tx.empty() {
-				continue
-			}
-			l.tokens = fill(l.tokens, p.PairWordsPerCycle, f.cost, t-l.tokAt)
-			l.tokAt = t
-			if l.tokens+1e-9 < f.cost || src.ifTokens+1e-9 < f.cost || l.wire.len() >= l.rxCap {
-				continue
-			}
-			it := l.tx.pop()
-			src.txItems--
-			f.txTotal--
-			if src.txBlocked {
-				src.wake = min(src.wake, t+1)
-			}
-			it.at = t + int64(max(p.LinkLatency, 1))
-			l.wire.push(it)
-			f.arriveAt = min(f.arriveAt, it.at)
-			l.tokens -= f.cost
-			src.ifTokens -= f.cost
-			l.words += f.cost
-		}
-	}
 }
 
 // fill returns a token bucket's level after d cycles of refills at rate

@@ -19,16 +19,33 @@ type fxItem struct {
 	at      int64 // on a link: the cycle it arrives, then the first cycle the crossbar may take it
 }
 
-// fxLink is one direction of one FPGA pair (see link).
+// fxLink is one direction of one FPGA pair (see link). Its two ends
+// belong to different FPGAs, which fast detail steps in parallel windows
+// (fastwindow.go), so each end keeps its own state: the sender serialises
+// items into an outbox that the window's barrier moves onto the wire, and
+// the receiver logs the cycle of every item its crossbar takes, from
+// which the sender counts its credit.
 type fxLink struct {
 	from, to int
 	tx       ring[fxItem]
-	// wire holds the items in flight and, in front of them, the arrived
-	// ones in the receive FIFO (arrived of them): both leave in the order
-	// they were sent, and the credit the sender checks counts both.
+	// wire (the receiver's) holds the items in flight and, in front of
+	// them, the arrived ones in the receive FIFO (arrived of them): both
+	// leave in the order they were sent.
 	wire    ring[fxItem]
 	arrived int
+	pops    []int64 // the cycles the receiver took items in this window
 	rxCap   int
+	// The sender's end: the items serialised in this window, how many
+	// were serialised in all, and what it knows of the receiver's takes:
+	// seen of them counted, the cycles of later ones (view, from viewAt),
+	// and horizon, the last cycle up to which view is complete. The
+	// credit the sender must hold is for sent - (takes up to now).
+	outbox  []fxItem
+	sent    int64
+	seen    int64
+	view    []int64
+	viewAt  int
+	horizon int64
 	tokens  float64
 	tokAt   int64 // the cycle tokens was last brought up to date
 	words   float64
@@ -106,4 +123,24 @@ type fxFPGA struct {
 	// waits for room in a send FIFO.
 	wake      int64
 	txBlocked bool
+	// The FPGA's own clock in the parallel windows: now is the next cycle
+	// it handles (everything before is done), arriveAt the first cycle an
+	// item in flight to it arrives; stopped says it waits at now for the
+	// senders of the superstep it is about to open, paused that it has
+	// stepped its crossbar in cycle now but waits to know its links'
+	// credit. Its PEs that terminated and the rounds they began (round,
+	// cycle) since the last barrier are merged there.
+	now      int64
+	arriveAt int64
+	stopped  bool
+	paused   bool
+	pauses   int // how often it paused (tests check that they meet it)
+	finished int
+	starts   []fxStart
+}
+
+// fxStart records that a PE began round r's apply sweep in cycle at.
+type fxStart struct {
+	r  int
+	at int64
 }

@@ -81,10 +81,21 @@ func (fr *fastRounds) fill(u *fxQueue, pe int) bool {
 // started records that a PE began round r's apply sweep in cycle at, and
 // returns the PE's update queue for the round (ready once filled).
 func (fr *fastRounds) started(r, pe, members int, at int64, p *Params, old *fxQueue) fxQueue {
+	fr.began(r, at)
+	return fr.queue(r, pe, members, at, p, old)
+}
+
+// began records that some PE began round r's apply sweep in cycle at.
+func (fr *fastRounds) began(r int, at int64) {
 	for len(fr.starts) <= r {
 		fr.starts = append(fr.starts, math.MaxInt64)
 	}
 	fr.starts[r] = min(fr.starts[r], at)
+}
+
+// queue returns PE pe's update queue for round r, whose sweep began in
+// cycle at (ready once filled); it keeps old's buffer of local indices.
+func (fr *fastRounds) queue(r, pe, members int, at int64, p *Params, old *fxQueue) fxQueue {
 	return fxQueue{round: r, applyAt: at, barrier: true, members: members, al: int64(p.ApplyLatency), mark: fr.mark, pe: pe, local: old.local}
 }
 

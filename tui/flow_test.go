@@ -67,7 +67,7 @@ func TestFlowBandwidthEdit(t *testing.T) {
 			f.keys("enter") // into the platform cell, on the field
 			f.waitText("▸ memory.peak_gib_s        21.7", 5*time.Second)
 			f.keys("enter", "10") // the value is selected: typing replaces it
-			s := f.waitText("T_sys 4.132 GTEPS", 10*time.Second)
+			s := f.waitText("T_sys 4.132 GTEPS", 60*time.Second)
 			mustShow(t, s, "▸ memory.peak_gib_s        10", "=> mem    4.132 GTEPS", "bound by the memory bandwidth")
 			f.keys("enter")
 			s = f.until("the edit kept", 30*time.Second, func(a *App) bool { return !a.focused().base().editing() })

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/gravf-tui/gravf-tui/explorer"
 	"github.com/gravf-tui/gravf-tui/graph"
@@ -71,7 +72,19 @@ that every edit of the TUI's platform cell can be repeated here.
 				}
 				ps = model.NewProfiles(p.Graph, act, graph.PartitionOptions{Method: method, Seed: 1})
 			}
-			out, err := explorer.EvaluateModel(ctx, p.Platform, p.Kernel, p.Graph, p.Config(), p.Options.PE, p.Options.CPE, ps)
+			evalCtx, prog := ctx, newProgress(cmd.ErrOrStderr())
+			if ps != nil {
+				// The profiles of the design points the optimiser and the
+				// recommendations predict are the prediction's long step.
+				var mu sync.Mutex
+				evalCtx = model.WithProfileProgress(ctx, func(pp model.ProfileProgress) {
+					mu.Lock()
+					defer mu.Unlock()
+					prog.line(pp.String())
+				})
+			}
+			out, err := explorer.EvaluateModel(evalCtx, p.Platform, p.Kernel, p.Graph, p.Config(), p.Options.PE, p.Options.CPE, ps)
+			prog.done()
 			if err != nil {
 				return asUsage(err)
 			}

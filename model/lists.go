@@ -1,0 +1,229 @@
+package model
+
+import (
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gravf-tui/gravf-tui/graph"
+)
+
+// peLists holds every vertex's adjacency list split by the PE that holds
+// each neighbour, as the lockstep recursion hands the pieces to the PEs:
+// the runs of a vertex in ascending PE order (so the runs of one FPGA's
+// PEs are contiguous), each with its edge count and, when the hazard
+// detector needs them, the neighbours' local indices in adjacency order.
+// Every superstep walks the lists of its senders once per FPGA that
+// takes them; splitting them once per partition turns that work from a
+// lookup of the owner of every arc into a read of a few runs.
+//
+// The lists are stored in sweep order (by FPGA, then local index, then
+// PE: the order in which the apply sweeps queue the updates, see
+// readyOrder), so that a crossbar reads them front to back rather than
+// all over memory; rank maps a vertex to its place in that order.
+type peLists struct {
+	nF   int
+	rank []uint32
+	// runs[bound[p*nF+f]:bound[p*nF+f+1]] are the runs, on FPGA f's PEs,
+	// of the vertex of rank p.
+	bound []uint32
+	runs  []peRun
+	// loc holds the local index of every neighbour (the exact detector)
+	// or slot its detector slot (the aliased one), list after list in
+	// sweep order, grouped by run, and at the position there of every
+	// run's first; nil when the detector does not need them.
+	loc  []uint32
+	slot []uint8
+	at   []uint32
+}
+
+// peRun is the part of a vertex's list that one PE holds.
+type peRun struct {
+	pe uint16
+	n  uint32
+}
+
+// listChunk is how many vertices one worker splits at a time.
+const listChunk = 1 << 14
+
+// newPELists splits g's lists by part's owners for hazard detector h, on
+// every core; the result does not depend on how the work was divided.
+func newPELists(g *graph.Graph, part *graph.Partition, h Hazard) *peLists {
+	nV, nF := g.NumVertices(), part.FPGAs
+	order := sweepOrder(part)
+	pl := &peLists{nF: nF, rank: make([]uint32, nV), bound: make([]uint32, nV*nF+1)}
+	withLocal := h.Hold > 1
+	var aoff []uint32 // per rank: where its list starts in loc or slot
+	var masks []uint32
+	switch {
+	case withLocal && h.Slots > 0:
+		pl.slot = make([]uint8, g.NumArcs())
+		masks = make([]uint32, part.NumPEs())
+		for q, m := range part.Members {
+			masks[q] = uint32(h.slotsFor(len(m)) - 1)
+		}
+	case withLocal:
+		pl.loc = make([]uint32, g.NumArcs())
+	}
+	if withLocal {
+		aoff = make([]uint32, nV)
+	}
+	var arcs uint32
+	for p, u := range order {
+		pl.rank[u] = uint32(p)
+		if aoff != nil {
+			aoff[p] = arcs
+			arcs += g.Offsets[u+1] - g.Offsets[u]
+		}
+	}
+	chunks := (nV + listChunk - 1) / listChunk
+	runs := make([]listPiece, chunks)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(chunks, 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := newListSplitter(part.NumPEs())
+			for {
+				c := int(next.Add(1)) - 1
+				if c >= chunks {
+					return
+				}
+				lo, hi := c*listChunk, min((c+1)*listChunk, nV)
+				runs[c] = s.split(g, part, pl, order[lo:hi], lo, aoff, masks)
+			}
+		}()
+	}
+	wg.Wait()
+	total := 0
+	for _, r := range runs {
+		total += len(r.runs)
+	}
+	pl.runs = make([]peRun, 0, total)
+	if withLocal {
+		pl.at = make([]uint32, 0, total)
+	}
+	for c, r := range runs {
+		// bound holds each vertex's runs from its chunk's start so far.
+		base := uint32(len(pl.runs))
+		for i := c * listChunk * nF; i < min((c+1)*listChunk, nV)*nF; i++ {
+			pl.bound[i] += base
+		}
+		pl.runs = append(pl.runs, r.runs...)
+		pl.at = append(pl.at, r.at...)
+	}
+	pl.bound[nV*nF] = uint32(len(pl.runs))
+	return pl
+}
+
+// sweepOrder lists the vertices in the order the apply sweeps queue them:
+// FPGA by FPGA, by local index, PEs of the same index in PE order.
+func sweepOrder(part *graph.Partition) []uint32 {
+	var order []uint32
+	for f := range part.FPGAs {
+		most := 0
+		for l := range part.PEs {
+			most = max(most, len(part.Members[f*part.PEs+l]))
+		}
+		for i := range most {
+			for l := range part.PEs {
+				if m := part.Members[f*part.PEs+l]; i < len(m) {
+					order = append(order, m[i])
+				}
+			}
+		}
+	}
+	return order
+}
+
+// listPiece is the runs of one chunk of vertices.
+type listPiece struct {
+	runs []peRun
+	at   []uint32
+}
+
+// listSplitter is one worker's scratch space.
+type listSplitter struct {
+	cnt   []uint32 // per PE: the current vertex's edges there
+	start []uint32
+	hit   []uint16
+}
+
+func newListSplitter(nPE int) *listSplitter {
+	return &listSplitter{cnt: make([]uint32, nPE), start: make([]uint32, nPE)}
+}
+
+// split returns the runs of the vertices of ranks lo on (us) and sets
+// their bounds (from the chunk's start) and, with aoff, their loc (or,
+// with masks, their slot).
+func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists, us []uint32, lo int, aoff, masks []uint32) listPiece {
+	pe, nF, nP := part.PE, part.FPGAs, part.PEs
+	var out listPiece
+	for i, u := range us {
+		p := lo + i
+		nbrs := g.Neighbors(u)
+		s.hit = s.hit[:0]
+		for _, v := range nbrs {
+			q := pe[v]
+			if s.cnt[q] == 0 {
+				s.hit = append(s.hit, q)
+			}
+			s.cnt[q]++
+		}
+		sortPEs(s.hit)
+		var off uint32
+		if aoff != nil {
+			off = aoff[p]
+		}
+		f := 0
+		for _, q := range s.hit {
+			for ; f <= int(q)/nP; f++ {
+				pl.bound[p*nF+f] = uint32(len(out.runs))
+			}
+			out.runs = append(out.runs, peRun{pe: q, n: s.cnt[q]})
+			if aoff != nil {
+				out.at = append(out.at, off)
+			}
+			s.start[q] = off
+			off += s.cnt[q]
+			s.cnt[q] = 0
+		}
+		for ; f < nF; f++ {
+			pl.bound[p*nF+f] = uint32(len(out.runs))
+		}
+		if aoff != nil {
+			for _, v := range nbrs {
+				q := pe[v]
+				if masks != nil {
+					pl.slot[s.start[q]] = uint8(part.Local[v] & masks[q])
+				} else {
+					pl.loc[s.start[q]] = part.Local[v]
+				}
+				s.start[q]++
+			}
+		}
+	}
+	return out
+}
+
+// sortPEs sorts a list of PEs: by insertion when short, as most are.
+func sortPEs(x []uint16) {
+	if len(x) > 32 {
+		slices.Sort(x)
+		return
+	}
+	for i := 1; i < len(x); i++ {
+		for j := i; j > 0 && x[j] < x[j-1]; j-- {
+			x[j], x[j-1] = x[j-1], x[j]
+		}
+	}
+}
+
+// on returns the range of the runs, on FPGA f's PEs, of the vertex of
+// rank p.
+func (pl *peLists) on(p uint32, f int) (lo, hi uint32) {
+	i := int(p)*pl.nF + f
+	return pl.bound[i], pl.bound[i+1]
+}
