@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 )
@@ -47,5 +48,28 @@ func TestRunUnknownGroup(t *testing.T) {
 func TestBaselineParses(t *testing.T) {
 	if _, err := Baseline(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestReadHWM reads a child's own peak from its /proc status file, and
+// this process's, which has allocated more than a few megabytes by now.
+func TestReadHWM(t *testing.T) {
+	dir := t.TempDir()
+	p := dir + "/status"
+	os.WriteFile(p, []byte("Name:\tgravf-tui\nVmPeak:\t  999 kB\nVmHWM:\t   84612 kB\nVmRSS:\t 1000 kB\n"), 0o644)
+	if kb, ok := readHWM(p); !ok || kb != 84612 {
+		t.Fatalf("VmHWM %d %v, want 84612", kb, ok)
+	}
+	os.WriteFile(p, []byte("Name:\tzombie\nState:\tZ\n"), 0o644)
+	if _, ok := readHWM(p); ok {
+		t.Fatal("a status without VmHWM read as a peak")
+	}
+	if _, ok := readHWM(dir + "/missing"); ok {
+		t.Fatal("a missing file read as a peak")
+	}
+	if _, err := os.Stat("/proc/self/status"); err == nil {
+		if kb, ok := readHWM("/proc/self/status"); !ok || kb < 1000 {
+			t.Fatalf("own VmHWM %d kB %v", kb, ok)
+		}
 	}
 }

@@ -40,7 +40,13 @@ func exportRows(ctx context.Context, e *env) ([]Row, error) {
 			if err != nil {
 				return 0, err
 			}
-			peak = max(peak, p.peak)
+			// The child's own peak: getrusage's includes this process's
+			// when the export started (a graph loaded by an earlier group).
+			if p.ownPeak > 0 {
+				peak = max(peak, p.ownPeak)
+			} else {
+				peak = max(peak, p.peak)
+			}
 			cpu, load = append(cpu, p.cpu), append(load, loadAverage())
 			written, err = dirBytes(dir)
 			return p.wall, err

@@ -65,11 +65,14 @@ func median(xs []float64) float64 {
 
 // proc is a finished child process.
 type proc struct {
-	wall   float64 // seconds
-	cpu    float64 // user + system seconds
-	peak   int64   // maximum resident set, bytes
-	stdout []byte
-	stderr []byte
+	wall float64 // seconds
+	cpu  float64 // user + system seconds
+	peak int64   // maximum resident set, bytes (getrusage: at least this process's own when the child started)
+	// ownPeak is the child's own high-water resident set (VmHWM, see
+	// hwmPoller), 0 where it could not be read.
+	ownPeak int64
+	stdout  []byte
+	stderr  []byte
 }
 
 // runProc runs a command in dir and measures its wall time, CPU time and
@@ -80,8 +83,14 @@ func runProc(ctx context.Context, dir string, name string, args ...string) (*pro
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	start := time.Now()
-	err := cmd.Run()
-	p := &proc{wall: time.Since(start).Seconds(), stdout: out.Bytes(), stderr: errb.Bytes()}
+	err := cmd.Start()
+	var own int64
+	if err == nil {
+		h := pollHWM(cmd.Process.Pid)
+		err = cmd.Wait()
+		own = h.finish()
+	}
+	p := &proc{wall: time.Since(start).Seconds(), ownPeak: own, stdout: out.Bytes(), stderr: errb.Bytes()}
 	if st := cmd.ProcessState; st != nil {
 		if ru, ok := st.SysUsage().(*syscall.Rusage); ok {
 			p.peak = ru.Maxrss * 1024 // kilobytes on Linux

@@ -3,6 +3,7 @@ package gen
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -94,19 +95,25 @@ type ManifestMemory struct {
 }
 
 // GraphSHA256 hashes a graph's structure (CSR arrays and weights), so a
-// manifest names exactly the graph it was built for.
+// manifest names exactly the graph it was built for: every entry as 4
+// little-endian bytes, gathered in a buffer so the hash sees large writes
+// (a write per entry cost more than the hashing of a large graph).
 func GraphSHA256(g *graph.Graph) string {
 	h := sha256.New()
-	buf := make([]byte, 4)
+	buf := make([]byte, 0, 1<<16)
 	put := func(xs []uint32) {
 		for _, x := range xs {
-			buf[0], buf[1], buf[2], buf[3] = byte(x), byte(x>>8), byte(x>>16), byte(x>>24)
-			h.Write(buf)
+			buf = binary.LittleEndian.AppendUint32(buf, x)
+			if len(buf) == cap(buf) {
+				h.Write(buf)
+				buf = buf[:0]
+			}
 		}
 	}
 	put(g.Offsets)
 	put(g.Adj)
 	put(g.Weights)
+	h.Write(buf)
 	return hex.EncodeToString(h.Sum(nil))
 }
 

@@ -2,6 +2,8 @@ package gen
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -179,5 +181,24 @@ func TestWriteFilesReportsFirstFailure(t *testing.T) {
 	defer d.Discard()
 	if err := writeFiles(ctx, d, []string{"a", "b"}, func(io.Writer, string) error { return nil }); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled: %v", err)
+	}
+}
+
+// TestGraphSHA256 compares the buffered hash with the hash of the CSR
+// arrays written entry by entry, on a weighted graph whose arrays span
+// several buffers.
+func TestGraphSHA256(t *testing.T) {
+	g, err := graph.Load("grid:rows=150,cols=200,seed=2,maxw=40", graph.ReadOptions{Weighted: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.New()
+	for _, xs := range [][]uint32{g.Offsets, g.Adj, g.Weights} {
+		for _, x := range xs {
+			h.Write([]byte{byte(x), byte(x >> 8), byte(x >> 16), byte(x >> 24)})
+		}
+	}
+	if got, want := GraphSHA256(g), hex.EncodeToString(h.Sum(nil)); got != want || len(g.Adj) < 1<<15 {
+		t.Fatalf("%s, want %s (%d arcs)", got, want, len(g.Adj))
 	}
 }
