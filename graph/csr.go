@@ -4,24 +4,28 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
 )
 
-// The CSR arrays are built by two counting sorts instead of one scatter and
-// a comparison sort of every list: the first files each arc s->t under its
-// target t (the in-lists, in any order), the second walks the targets in
-// ascending order and appends t to the out-list of every s filed under it,
-// so that every out-list comes out sorted with its duplicates adjacent.
-// Each pass is a scatter over flat arrays, split across the cores: the
-// first by edge ranges, the second by target ranges, each goroutine with
-// its own per-vertex write positions (the prefix of the earlier goroutines'
-// counts), so that the result is the one a single goroutine would make.
-// Building scale-20 R-MAT (33.6 M arcs) this way is several times faster
-// than sorting the lists, and needs one more array of arcs while it runs,
-// which for an undirected graph takes the place of the edge pairs.
+// The CSR arrays are built by counting sorts instead of one scatter and a
+// comparison sort of every list. A directed graph takes two: the first
+// files each arc s->t under its target t (the in-lists, in any order), the
+// second walks the targets in ascending order and appends t to the
+// out-list of every s filed under it, so that every out-list comes out
+// sorted with its duplicates adjacent. An undirected graph takes one and a
+// half (buildSymmetric): each edge is filed once, under its smaller end,
+// and each vertex's list is then its smaller neighbours followed by its
+// larger ones, both sorted, the second a local sort of what was filed
+// under it, the first filled by walking the vertices in ascending order.
+// That moves each arc once at random instead of twice, the cost of a build
+// (a random write misses the caches), and needs half an array of arcs
+// while it runs instead of a whole one.
+// Each pass is a scatter over flat arrays, split across the cores, each
+// goroutine with its own per-vertex write positions (the prefix of the
+// earlier goroutines' counts), so that the result is the one a single
+// goroutine would make.
 
 // csrParts is the number of goroutines a build of arcs arcs uses: each
 // holds a per-vertex position array, so small graphs use one.
@@ -96,7 +100,6 @@ func splitByOffsets(off []uint32, parts int) []int {
 // and the progress of the stage.
 type csrBuild struct {
 	n, parts int
-	directed bool
 	pos      [][]uint32
 	crew     *crew
 }
@@ -132,22 +135,15 @@ func (c *csrBuild) clearCounts() {
 // self-loops (when the edges may hold them) and duplicates (keeping the
 // smallest weight).
 func (b *Builder) buildCSR(g *Graph) error {
-	edges := len(b.e) / 2
-	arcsMax := edges
 	if !b.directed {
-		arcsMax *= 2
+		return b.buildSymmetric(g)
 	}
-	parts := csrParts(arcsMax)
-	c := &csrBuild{n: b.n, parts: parts, directed: b.directed, pos: make([][]uint32, parts),
-		crew: &crew{w: b.watch, stage: "building the adjacency lists", total: int64(2*edges + 2*arcsMax)}}
-	// The stage starts here, reported at once: the workers' own reports
-	// count from what all of them did and are spaced in time, so the
-	// first may come after the stage is over.
-	if !b.watch.at(c.crew.stage, 0, c.crew.total) {
+	edges := len(b.e) / 2
+	parts := csrParts(edges)
+	c := &csrBuild{n: b.n, parts: parts, pos: make([][]uint32, parts),
+		crew: &crew{w: b.watch, stage: "building the adjacency lists", total: int64(4 * edges)}}
+	if !c.start() {
 		return b.watch.err
-	}
-	for k := range c.pos {
-		c.pos[k] = make([]uint32, b.n)
 	}
 	in := make([]uint32, b.n+1)
 	loops := make([]int, parts)
@@ -159,7 +155,7 @@ func (b *Builder) buildCSR(g *Graph) error {
 		b.selfLoops += l
 	}
 	if !c.positions(in) {
-		return fmt.Errorf("graph %s: %d arcs exceed the 32-bit arc range", g.Name, arcsMax)
+		return fmt.Errorf("graph %s: %d arcs exceed the 32-bit arc range", g.Name, edges)
 	}
 	arcs := int(in[b.n])
 	tmp := make([]uint32, arcs)
@@ -170,36 +166,15 @@ func (b *Builder) buildCSR(g *Graph) error {
 	if !c.crew.run(parts, func(k int) { c.fileByTarget(k, b.e, b.w, ebounds, tmp, tmpW) }) {
 		return b.watch.err
 	}
-	if !b.directed && c.sortInPlace(in, tmp, tmpW) {
-		// The in-lists are the out-lists of an undirected graph: when
-		// they came out sorted, or nearly (edges read in order), they
-		// are the CSR.
-		b.e, b.w, c.pos = nil, nil, nil
-		removed := dedupLists(in, &tmp, &tmpW)
-		g.Duplicates = removed / 2
-		g.Offsets, g.Adj, g.Weights = in, tmp, tmpW
-		return nil
-	}
-	// The edge pairs are read: an undirected graph's arcs take their
-	// place (2 per edge), a directed graph's weights take the weights'.
-	var adj, wt []uint32
-	if !b.directed {
-		adj = reuse(b.e, arcs)
-	} else {
-		adj = make([]uint32, arcs)
-	}
+	// The edge pairs are read: the weights take the place of the
+	// edges' weights.
+	adj := make([]uint32, arcs)
+	var wt []uint32
 	if b.weighted {
-		if b.directed {
-			wt = reuse(b.w, arcs)
-		} else {
-			wt = make([]uint32, arcs)
-		}
+		wt = reuse(b.w, arcs)
 	}
 	b.e, b.w = nil, nil
-	off := in
-	if b.directed {
-		off = make([]uint32, b.n+1)
-	}
+	off := make([]uint32, b.n+1)
 	tbounds := splitByOffsets(in, parts)
 	c.clearCounts()
 	if !c.crew.run(parts, func(k int) { c.countSources(k, in, tmp, tbounds) }) {
@@ -210,51 +185,105 @@ func (b *Builder) buildCSR(g *Graph) error {
 		return b.watch.err
 	}
 	c.pos = nil
-	removed := dedupLists(off, &adj, &wt)
-	if b.directed {
-		g.Duplicates = removed
-	} else {
-		g.Duplicates = removed / 2
-	}
+	g.Duplicates = dedupLists(off, &adj, &wt)
 	g.Offsets, g.Adj, g.Weights = off, adj, wt
 	return nil
 }
 
-// sortInPlace sorts the lists that are not sorted yet when they hold at
-// most an eighth of the arcs, and reports whether it did: edges that
-// arrive in order (a file that lists them sorted, as most do) leave every
-// list sorted, where the second counting sort would move every arc again
-// for nothing; generated edges in random order leave nearly every list
-// unsorted, where it is faster than sorting them.
-func (c *csrBuild) sortInPlace(off, adj, wt []uint32) bool {
-	bounds := splitByOffsets(off, c.parts)
-	unsorted := make([]int, c.parts)
-	c.crew.run(c.parts, func(k int) {
-		for v := bounds[k]; v < bounds[k+1]; v++ {
-			if l := adj[off[v]:off[v+1]]; !slices.IsSorted(l) {
-				unsorted[k] += len(l)
-			}
-		}
-	})
-	total := 0
-	for _, u := range unsorted {
-		total += u
-	}
-	if total*8 > len(adj) {
+// start reports the stage at once and makes the per-goroutine position
+// arrays: the workers' own reports count from what all of them did and are
+// spaced in time, so the first may come after the stage is over.
+func (c *csrBuild) start() bool {
+	if !c.crew.w.at(c.crew.stage, 0, c.crew.total) {
 		return false
 	}
-	c.crew.run(c.parts, func(k int) {
-		for v := bounds[k]; v < bounds[k+1]; v++ {
-			l := adj[off[v]:off[v+1]]
-			switch {
-			case slices.IsSorted(l):
-			case wt == nil:
-				slices.Sort(l)
-			default:
-				sortWeighted(l, wt[off[v]:off[v+1]])
-			}
+	for k := range c.pos {
+		c.pos[k] = make([]uint32, c.n)
+	}
+	return true
+}
+
+// buildSymmetric is buildCSR for an undirected graph. Vertex v's list is
+// its lower part (the neighbours u < v) followed by its upper part (u > v).
+// Each edge {u, v} with u < v is filed once, under u (the upper lists up,
+// in any order). Walking the vertices in ascending order, each u sorts its
+// upper list in place (it is short and now in cache), copies it into its
+// upper part, and appends u to the lower part of every neighbour in it: the
+// lower parts fill in ascending order, as the upper parts are sorted, and
+// each list comes out sorted with its duplicates adjacent.
+func (b *Builder) buildSymmetric(g *Graph) error {
+	edges := len(b.e) / 2
+	parts := csrParts(2 * edges)
+	c := &csrBuild{n: b.n, parts: parts, pos: make([][]uint32, parts),
+		crew: &crew{w: b.watch, stage: "building the adjacency lists", total: int64(4 * edges)}}
+	if !c.start() {
+		return b.watch.err
+	}
+	upOff := make([]uint32, b.n+1)
+	loops := make([]int, parts)
+	ebounds := splitEven(edges, parts)
+	if !c.crew.run(parts, func(k int) { loops[k] = c.countLower(k, b.e, ebounds) }) {
+		return b.watch.err
+	}
+	for _, l := range loops {
+		b.selfLoops += l
+	}
+	if !c.positions(upOff) {
+		return fmt.Errorf("graph %s: %d edges exceed the 32-bit arc range", g.Name, edges)
+	}
+	filed := int(upOff[b.n])
+	up := make([]uint32, filed)
+	var upW []uint32
+	if b.weighted {
+		upW = make([]uint32, filed)
+	}
+	if !c.crew.run(parts, func(k int) { c.fileUnderLower(k, b.e, b.w, ebounds, up, upW) }) {
+		return b.watch.err
+	}
+	// The edge pairs are read: the arcs take their place (2 per edge).
+	adj := reuse(b.e, 2*filed)
+	var wt []uint32
+	if b.weighted {
+		wt = make([]uint32, 2*filed)
+	}
+	b.e, b.w = nil, nil
+	ubounds := splitByOffsets(upOff, parts)
+	c.clearCounts()
+	if !c.crew.run(parts, func(k int) { c.countUpper(k, upOff, up, ubounds) }) {
+		return b.watch.err
+	}
+	off := make([]uint32, b.n+1)
+	if !c.symmetricPositions(off, upOff) {
+		return fmt.Errorf("graph %s: %d arcs exceed the 32-bit arc range", g.Name, 2*filed)
+	}
+	if !c.crew.run(parts, func(k int) { c.fillLower(k, upOff, up, upW, ubounds, off, adj, wt) }) {
+		return b.watch.err
+	}
+	c.pos = nil
+	g.Duplicates = dedupLists(off, &adj, &wt) / 2
+	g.Offsets, g.Adj, g.Weights = off, adj, wt
+	return nil
+}
+
+// symmetricPositions lays out every vertex's list, its lower part (counted
+// per goroutine into pos) and then its upper part (upOff), and turns the
+// counts into write positions. It reports false when the total exceeds the
+// 32-bit arc range.
+func (c *csrBuild) symmetricPositions(off, upOff []uint32) bool {
+	total := uint64(0)
+	for v := range c.n {
+		off[v] = uint32(total)
+		for k := range c.parts {
+			x := c.pos[k][v]
+			c.pos[k][v] = uint32(total)
+			total += uint64(x)
 		}
-	})
+		total += uint64(upOff[v+1] - upOff[v])
+		if total > math.MaxUint32 {
+			return false
+		}
+	}
+	off[c.n] = uint32(total)
 	return true
 }
 
@@ -283,7 +312,7 @@ func reuse(buf []uint32, n int) []uint32 {
 	return buf[:n]
 }
 
-// countTargets counts the arcs of goroutine k's edges by target into its
+// countTargets counts goroutine k's arcs of a directed graph by target into its
 // position array, and returns the self-loops it skipped.
 func (c *csrBuild) countTargets(k int, e []uint32, bounds []int) int {
 	cnt := c.pos[k]
@@ -297,9 +326,6 @@ func (c *csrBuild) countTargets(k int, e []uint32, bounds []int) int {
 				continue
 			}
 			cnt[v]++
-			if !c.directed {
-				cnt[u]++
-			}
 		}
 		if !c.crew.step(k, hi-lo) {
 			break
@@ -324,14 +350,6 @@ func (c *csrBuild) fileByTarget(k int, e, w []uint32, bounds []int, tmp, tmpW []
 			pos[v] = p + 1
 			if tmpW != nil {
 				tmpW[p] = w[i]
-			}
-			if !c.directed {
-				p = pos[u]
-				tmp[p] = v
-				pos[u] = p + 1
-				if tmpW != nil {
-					tmpW[p] = w[i]
-				}
 			}
 		}
 		if !c.crew.step(k, hi-lo) {
@@ -374,6 +392,106 @@ func (c *csrBuild) fileBySource(k int, in, tmp, tmpW []uint32, bounds []int, adj
 			}
 		}
 		if done += int(in[t+1] - in[t]); done >= tick {
+			if !c.crew.step(k, done) {
+				return
+			}
+			done = 0
+		}
+	}
+}
+
+// countLower counts goroutine k's edges of an undirected graph by their
+// smaller end, and returns the self-loops it skipped.
+func (c *csrBuild) countLower(k int, e []uint32, bounds []int) int {
+	cnt := c.pos[k]
+	loops := 0
+	for lo := bounds[k]; lo < bounds[k+1]; lo += tick {
+		hi := min(lo+tick, bounds[k+1])
+		for i := lo; i < hi; i++ {
+			u, v := e[2*i], e[2*i+1]
+			if u == v {
+				loops++
+				continue
+			}
+			cnt[min(u, v)]++
+		}
+		if !c.crew.step(k, hi-lo) {
+			break
+		}
+	}
+	return loops
+}
+
+// fileUnderLower writes the larger end of each of goroutine k's edges into
+// the upper list of its smaller end (and its weight into upW).
+func (c *csrBuild) fileUnderLower(k int, e, w []uint32, bounds []int, up, upW []uint32) {
+	pos := c.pos[k]
+	for lo := bounds[k]; lo < bounds[k+1]; lo += tick {
+		hi := min(lo+tick, bounds[k+1])
+		for i := lo; i < hi; i++ {
+			u, v := e[2*i], e[2*i+1]
+			if u == v {
+				continue
+			}
+			a := min(u, v)
+			p := pos[a]
+			up[p] = max(u, v)
+			pos[a] = p + 1
+			if upW != nil {
+				upW[p] = w[i]
+			}
+		}
+		if !c.crew.step(k, hi-lo) {
+			return
+		}
+	}
+}
+
+// countUpper counts, per vertex v, the entries naming v in the upper lists
+// of goroutine k's vertices: their share of v's lower part.
+func (c *csrBuild) countUpper(k int, upOff, up []uint32, bounds []int) {
+	cnt := c.pos[k]
+	done := 0
+	for u := bounds[k]; u < bounds[k+1]; u++ {
+		for _, v := range up[upOff[u]:upOff[u+1]] {
+			cnt[v]++
+		}
+		if done += int(upOff[u+1] - upOff[u]); done >= tick {
+			if !c.crew.step(k, done) {
+				return
+			}
+			done = 0
+		}
+	}
+}
+
+// fillLower walks goroutine k's vertices u in ascending order: it sorts u's
+// upper list, copies it into the upper part of u's list, and appends u to
+// the lower part of every vertex in it.
+func (c *csrBuild) fillLower(k int, upOff, up, upW []uint32, bounds []int, off, adj, wt []uint32) {
+	pos := c.pos[k]
+	ids := newIDSorter(c.n)
+	done := 0
+	for u := bounds[k]; u < bounds[k+1]; u++ {
+		s, e := upOff[u], upOff[u+1]
+		at := off[u+1] - (e - s)
+		l := adj[at:off[u+1]]
+		if upW == nil {
+			ids.sortInto(up[s:e], l)
+		} else {
+			sortWeighted(up[s:e], upW[s:e])
+			copy(l, up[s:e])
+			copy(wt[at:], upW[s:e])
+		}
+		for j, v := range l {
+			p := pos[v]
+			adj[p] = uint32(u)
+			pos[v] = p + 1
+			if wt != nil {
+				wt[p] = upW[int(s)+j]
+			}
+		}
+		if done += int(e - s); done >= tick {
 			if !c.crew.step(k, done) {
 				return
 			}

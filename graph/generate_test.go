@@ -565,9 +565,8 @@ func TestGenerateScale20Unchanged(t *testing.T) {
 }
 
 // TestBuildOrderFree: Build makes the same graph from the same edges in
-// any order, whether its lists come out of the first counting sort sorted
-// (edges in order), nearly sorted, or not at all (the second one runs),
-// weights and duplicates included.
+// any order (edges in order, nearly in order, shuffled), weights and
+// duplicates included.
 func TestBuildOrderFree(t *testing.T) {
 	src := mustGenerate(t, "rmat:scale=12,ef=8,maxw=5")
 	type edge struct{ u, v, w uint32 }

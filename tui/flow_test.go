@@ -78,8 +78,10 @@ func TestFlowBandwidthEdit(t *testing.T) {
 			snapshot(t, f, "edited", s)
 			// One undo takes the whole edit back.
 			f.keys("esc", "u")
-			f.waitText("undid memory.peak_gib_s in cell 2", 10*time.Second)
-			mustShow(t, f.waitText("T_sys 6.750 GTEPS", 10*time.Second), "memory.peak_gib_s           21.7 GiB/s")
+			// The waits are long only for a loaded machine: the bound shows
+			// within a second when a core is free.
+			f.waitText("undid memory.peak_gib_s in cell 2", 30*time.Second)
+			mustShow(t, f.waitText("T_sys 6.750 GTEPS", 60*time.Second), "memory.peak_gib_s           21.7 GiB/s")
 		})
 	}
 }
