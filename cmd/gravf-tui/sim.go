@@ -103,6 +103,14 @@ func (o *simCmd) run(cmd *cobra.Command) error {
 		return err
 	}
 	cfg := p.Config()
+	open := cfg.FPGAs == 0 || cfg.PEs == 0
+	if !open {
+		// Refuse a design the board cannot hold before the reference run,
+		// which takes minutes on a large graph.
+		if err := checkBuildable(p.Platform, p.Kernel, p.Graph, cfg, o.sf.forceUnbuildable); err != nil {
+			return err
+		}
+	}
 	ctx, stop := context.WithCancel(cmd.Context())
 	defer stop()
 	// The reference run's activity feeds the model's prediction
@@ -117,7 +125,7 @@ func (o *simCmd) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	if cfg.FPGAs == 0 || cfg.PEs == 0 {
+	if open {
 		// Let the model choose what the user left open.
 		out, err := explorer.EvaluateModel(ctx, p.Platform, p.Kernel, p.Graph, cfg, p.Options.PE, p.Options.CPE, ps)
 		if err != nil {
@@ -125,9 +133,9 @@ func (o *simCmd) run(cmd *cobra.Command) error {
 		}
 		cfg.FPGAs, cfg.PEs = out.FPGAs, out.PEs
 		fmt.Fprintf(cmd.ErrOrStderr(), "design chosen by the model: %d FPGAs x %d PEs\n", cfg.FPGAs, cfg.PEs)
-	}
-	if err := checkBuildable(p.Platform, p.Kernel, p.Graph, cfg, o.sf.forceUnbuildable); err != nil {
-		return err
+		if err := checkBuildable(p.Platform, p.Kernel, p.Graph, cfg, o.sf.forceUnbuildable); err != nil {
+			return err
+		}
 	}
 	setup, err := o.setup(ctx, p, cfg, part, ps)
 	if err != nil {
