@@ -140,32 +140,15 @@ func (b *Builder) buildCSR(g *Graph) error {
 	}
 	edges := len(b.e) / 2
 	parts := csrParts(edges)
-	c := &csrBuild{n: b.n, parts: parts, pos: make([][]uint32, parts),
-		crew: &crew{w: b.watch, stage: "building the adjacency lists", total: int64(4 * edges)}}
-	if !c.start() {
-		return b.watch.err
-	}
-	in := make([]uint32, b.n+1)
-	loops := make([]int, parts)
+	c := b.newCSRBuild(parts)
 	ebounds := splitEven(edges, parts)
-	if !c.crew.run(parts, func(k int) { loops[k] = c.countTargets(k, b.e, ebounds) }) {
-		return b.watch.err
-	}
-	for _, l := range loops {
-		b.selfLoops += l
-	}
-	if !c.positions(in) {
-		return fmt.Errorf("graph %s: %d arcs exceed the 32-bit arc range", g.Name, edges)
+	in, tmp, tmpW, err := b.fileEdges(g, c, "arcs",
+		func(k int) int { return c.countTargets(k, b.e, ebounds) },
+		func(k int, dst, dstW []uint32) { c.fileByTarget(k, b.e, b.w, ebounds, dst, dstW) })
+	if err != nil {
+		return err
 	}
 	arcs := int(in[b.n])
-	tmp := make([]uint32, arcs)
-	var tmpW []uint32
-	if b.weighted {
-		tmpW = make([]uint32, arcs)
-	}
-	if !c.crew.run(parts, func(k int) { c.fileByTarget(k, b.e, b.w, ebounds, tmp, tmpW) }) {
-		return b.watch.err
-	}
 	// The edge pairs are read: the weights take the place of the
 	// edges' weights.
 	adj := make([]uint32, arcs)
@@ -188,6 +171,42 @@ func (b *Builder) buildCSR(g *Graph) error {
 	g.Duplicates = dedupLists(off, &adj, &wt)
 	g.Offsets, g.Adj, g.Weights = off, adj, wt
 	return nil
+}
+
+// newCSRBuild starts a build of the builder's edges in parts pieces.
+func (b *Builder) newCSRBuild(parts int) *csrBuild {
+	return &csrBuild{n: b.n, parts: parts, pos: make([][]uint32, parts),
+		crew: &crew{w: b.watch, stage: "building the adjacency lists", total: int64(2 * len(b.e))}}
+}
+
+// fileEdges is the first pass of both builds, on every core: count says
+// how many entries each part of the edges files per vertex (returning its
+// self-loops), the counts become the offsets, and file writes each part's
+// entries and weights at them. what names the edges in the error for a
+// count beyond the 32-bit arc range.
+func (b *Builder) fileEdges(g *Graph, c *csrBuild, what string, count func(k int) int, file func(k int, dst, dstW []uint32)) (off, dst, dstW []uint32, err error) {
+	if !c.start() {
+		return nil, nil, nil, b.watch.err
+	}
+	loops := make([]int, c.parts)
+	if !c.crew.run(c.parts, func(k int) { loops[k] = count(k) }) {
+		return nil, nil, nil, b.watch.err
+	}
+	for _, l := range loops {
+		b.selfLoops += l
+	}
+	off = make([]uint32, b.n+1)
+	if !c.positions(off) {
+		return nil, nil, nil, fmt.Errorf("graph %s: %d %s exceed the 32-bit arc range", g.Name, len(b.e)/2, what)
+	}
+	dst = make([]uint32, off[b.n])
+	if b.weighted {
+		dstW = make([]uint32, off[b.n])
+	}
+	if !c.crew.run(c.parts, func(k int) { file(k, dst, dstW) }) {
+		return nil, nil, nil, b.watch.err
+	}
+	return off, dst, dstW, nil
 }
 
 // start reports the stage at once and makes the per-goroutine position
@@ -214,32 +233,15 @@ func (c *csrBuild) start() bool {
 func (b *Builder) buildSymmetric(g *Graph) error {
 	edges := len(b.e) / 2
 	parts := csrParts(2 * edges)
-	c := &csrBuild{n: b.n, parts: parts, pos: make([][]uint32, parts),
-		crew: &crew{w: b.watch, stage: "building the adjacency lists", total: int64(4 * edges)}}
-	if !c.start() {
-		return b.watch.err
-	}
-	upOff := make([]uint32, b.n+1)
-	loops := make([]int, parts)
+	c := b.newCSRBuild(parts)
 	ebounds := splitEven(edges, parts)
-	if !c.crew.run(parts, func(k int) { loops[k] = c.countLower(k, b.e, ebounds) }) {
-		return b.watch.err
-	}
-	for _, l := range loops {
-		b.selfLoops += l
-	}
-	if !c.positions(upOff) {
-		return fmt.Errorf("graph %s: %d edges exceed the 32-bit arc range", g.Name, edges)
+	upOff, up, upW, err := b.fileEdges(g, c, "edges",
+		func(k int) int { return c.countLower(k, b.e, ebounds) },
+		func(k int, dst, dstW []uint32) { c.fileUnderLower(k, b.e, b.w, ebounds, dst, dstW) })
+	if err != nil {
+		return err
 	}
 	filed := int(upOff[b.n])
-	up := make([]uint32, filed)
-	var upW []uint32
-	if b.weighted {
-		upW = make([]uint32, filed)
-	}
-	if !c.crew.run(parts, func(k int) { c.fileUnderLower(k, b.e, b.w, ebounds, up, upW) }) {
-		return b.watch.err
-	}
 	// The edge pairs are read: the arcs take their place (2 per edge).
 	adj := reuse(b.e, 2*filed)
 	var wt []uint32

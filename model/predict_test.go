@@ -8,33 +8,13 @@ import (
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
-	"github.com/gravf-tui/gravf-tui/samples"
 )
 
 // predictWorkload builds a workload with the reference run's activity and
 // the profiles for the prediction.
 func predictWorkload(t testing.TB, p *model.Platform, kname, spec string, method graph.Partitioner) *model.Workload {
 	t.Helper()
-	s, err := samples.Kernel(kname)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := graph.Load(spec, graph.ReadOptions{Weighted: len(s.Edge) > 0, RandomWeights: 100, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	params := map[string]string{}
-	if kname == "pr" {
-		params["iterations"] = "5"
-	}
-	k, err := s.Bind(kernel.Env{Vertices: g.NumVertices(), Lookup: g.Lookup, Params: params})
-	if err != nil {
-		t.Fatal(err)
-	}
-	act, _, err := model.RecordActivity(context.Background(), k, g, kernel.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, k, act := goldenActivity(t, kname, spec)
 	cpe, src := p.CPEFor(kname, model.PEGenerated)
 	w := model.NewWorkload(k, g, cpe, src, nil)
 	w.Attach(model.NewProfiles(g, act, graph.PartitionOptions{Method: method}))

@@ -129,7 +129,7 @@ func TestProfileGolden(t *testing.T) {
 
 // goldenActivity loads a graph and records a kernel's activity on it (PR
 // with five iterations).
-func goldenActivity(t *testing.T, kn, spec string) (*graph.Graph, *kernel.Kernel, *model.Activity) {
+func goldenActivity(t testing.TB, kn, spec string) (*graph.Graph, *kernel.Kernel, *model.Activity) {
 	t.Helper()
 	s, err := samples.Kernel(kn)
 	if err != nil {
