@@ -251,7 +251,7 @@ func (b *Builder) buildSymmetric(g *Graph) error {
 	b.e, b.w = nil, nil
 	ubounds := splitByOffsets(upOff, parts)
 	c.clearCounts()
-	if !c.crew.run(parts, func(k int) { c.countUpper(k, upOff, up, ubounds) }) {
+	if !c.crew.run(parts, func(k int) { c.countSources(k, upOff, up, ubounds) }) {
 		return b.watch.err
 	}
 	off := make([]uint32, b.n+1)
@@ -360,8 +360,10 @@ func (c *csrBuild) fileByTarget(k int, e, w []uint32, bounds []int, tmp, tmpW []
 	}
 }
 
-// countSources counts, by source, the arcs filed under goroutine k's
-// targets.
+// countSources counts the entries filed under goroutine k's vertices by
+// the vertex each entry names: by source for the arcs filed under their
+// targets (the directed build), and for the upper lists of the undirected
+// build each vertex's share of the lower parts it gets.
 func (c *csrBuild) countSources(k int, in, tmp []uint32, bounds []int) {
 	cnt := c.pos[k]
 	done := 0
@@ -445,24 +447,6 @@ func (c *csrBuild) fileUnderLower(k int, e, w []uint32, bounds []int, up, upW []
 		}
 		if !c.crew.step(k, hi-lo) {
 			return
-		}
-	}
-}
-
-// countUpper counts, per vertex v, the entries naming v in the upper lists
-// of goroutine k's vertices: their share of v's lower part.
-func (c *csrBuild) countUpper(k int, upOff, up []uint32, bounds []int) {
-	cnt := c.pos[k]
-	done := 0
-	for u := bounds[k]; u < bounds[k+1]; u++ {
-		for _, v := range up[upOff[u]:upOff[u+1]] {
-			cnt[v]++
-		}
-		if done += int(upOff[u+1] - upOff[u]); done >= tick {
-			if !c.crew.step(k, done) {
-				return
-			}
-			done = 0
 		}
 	}
 }
