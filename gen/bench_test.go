@@ -160,20 +160,8 @@ func BenchmarkExport(b *testing.B) {
 	if spec == "" {
 		spec = "rmat:scale=16,ef=16,seed=1"
 	}
-	g, err := graph.Load(spec, graph.ReadOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	s, _ := samples.Kernel("wcc")
-	k, err := s.Bind(kernel.Env{Vertices: g.NumVertices()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	brd, _ := boards.Get("ac510")
-	for _, c := range []struct {
-		nF, nP int
-		mem    arch.MemKind
-	}{{4, 9, arch.OffChip}, {2, 4, arch.BRAM}} {
+	g, k, brd := wccBench(b, spec)
+	for _, c := range benchDesigns {
 		b.Run(fmt.Sprintf("%dx%d-%s", c.nF, c.nP, c.mem), func(b *testing.B) {
 			var written int64
 			b.ReportAllocs()
@@ -214,20 +202,8 @@ func dirSize(b *testing.B, dir string) int64 {
 // allocated: the hex encoding and the walk over the lists, which the
 // export's figure hides behind the reference run and the file system.
 func BenchmarkImages(b *testing.B) {
-	g, err := graph.Load("rmat:scale=16,ef=16,seed=1", graph.ReadOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	s, _ := samples.Kernel("wcc")
-	k, err := s.Bind(kernel.Env{Vertices: g.NumVertices()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	brd, _ := boards.Get("ac510")
-	for _, c := range []struct {
-		nF, nP int
-		mem    arch.MemKind
-	}{{4, 9, arch.OffChip}, {2, 4, arch.BRAM}} {
+	g, k, brd := wccBench(b, "rmat:scale=16,ef=16,seed=1")
+	for _, c := range benchDesigns {
 		d, err := arch.Derive(brd, k, arch.Options{FPGAs: c.nF, PEs: c.nP, Mem: c.mem})
 		if err != nil {
 			b.Fatal(err)
@@ -261,4 +237,26 @@ type lineCounter int64
 func (c *lineCounter) Write(p []byte) (int, error) {
 	*c += lineCounter(bytes.Count(p, []byte{'\n'}))
 	return len(p), nil
+}
+
+// benchDesigns are the systems the export benchmarks write: the issue's
+// 4 x 9 with edges off-chip and a 2 x 4 in block RAM.
+var benchDesigns = []struct {
+	nF, nP int
+	mem    arch.MemKind
+}{{4, 9, arch.OffChip}, {2, 4, arch.BRAM}}
+
+// wccBench loads the graph of spec with WCC bound to it, on the AC-510.
+func wccBench(b *testing.B, spec string) (*graph.Graph, *kernel.Kernel, *boards.Board) {
+	g, err := graph.Load(spec, graph.ReadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, _ := samples.Kernel("wcc")
+	k, err := s.Bind(kernel.Env{Vertices: g.NumVertices()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	brd, _ := boards.Get("ac510")
+	return g, k, brd
 }

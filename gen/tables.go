@@ -430,29 +430,25 @@ func (t *tables) writeEdges(wr io.Writer, w arch.Words, pe int) error {
 
 // writeVertices streams PE pe's vertex-info image.
 func (t *tables) writeVertices(wr io.Writer, w arch.Words, pe int) error {
-	h := newHexImage(wr, w.VertexInfo)
-	t.vertices(pe, func(v VertexEntry, _ []uint64) {
-		h.b = vertexWord(h.b, w, v)
-		h.end()
-	})
-	return h.close()
+	return t.writePerVertex(wr, w.VertexInfo, pe, func(b []byte, v VertexEntry, _ []uint64) []byte { return vertexWord(b, w, v) })
 }
 
 // writeIDs streams PE pe's id table (off-chip designs).
 func (t *tables) writeIDs(wr io.Writer, w arch.Words, pe int) error {
-	h := newHexImage(wr, w.ID)
-	t.vertices(pe, func(v VertexEntry, _ []uint64) {
-		h.b = idWord(h.b, w, v)
-		h.end()
-	})
-	return h.close()
+	return t.writePerVertex(wr, w.ID, pe, func(b []byte, v VertexEntry, _ []uint64) []byte { return idWord(b, w, v) })
 }
 
 // writeState streams PE pe's initial vertex states.
 func (t *tables) writeState(wr io.Writer, w arch.Words, pe int) error {
-	h := newHexImage(wr, w.State)
-	t.vertices(pe, func(_ VertexEntry, state []uint64) {
-		h.b = t.d.State.AppendHex(h.b, state...)
+	return t.writePerVertex(wr, w.State, pe, func(b []byte, _ VertexEntry, state []uint64) []byte { return t.d.State.AppendHex(b, state...) })
+}
+
+// writePerVertex streams an image of one word per local vertex of PE pe,
+// each appended by word.
+func (t *tables) writePerVertex(wr io.Writer, l arch.Layout, pe int, word func(b []byte, v VertexEntry, state []uint64) []byte) error {
+	h := newHexImage(wr, l)
+	t.vertices(pe, func(v VertexEntry, state []uint64) {
+		h.b = word(h.b, v, state)
 		h.end()
 	})
 	return h.close()

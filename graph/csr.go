@@ -142,9 +142,7 @@ func (b *Builder) buildCSR(g *Graph) error {
 	parts := csrParts(edges)
 	c := b.newCSRBuild(parts)
 	ebounds := splitEven(edges, parts)
-	in, tmp, tmpW, err := b.fileEdges(g, c, "arcs",
-		func(k int) int { return c.countTargets(k, b.e, ebounds) },
-		func(k int, dst, dstW []uint32) { c.fileByTarget(k, b.e, b.w, ebounds, dst, dstW) })
+	in, tmp, tmpW, err := b.fileEdges(g, c, ebounds, false)
 	if err != nil {
 		return err
 	}
@@ -179,17 +177,16 @@ func (b *Builder) newCSRBuild(parts int) *csrBuild {
 		crew: &crew{w: b.watch, stage: "building the adjacency lists", total: int64(2 * len(b.e))}}
 }
 
-// fileEdges is the first pass of both builds, on every core: count says
-// how many entries each part of the edges files per vertex (returning its
-// self-loops), the counts become the offsets, and file writes each part's
-// entries and weights at them. what names the edges in the error for a
-// count beyond the 32-bit arc range.
-func (b *Builder) fileEdges(g *Graph, c *csrBuild, what string, count func(k int) int, file func(k int, dst, dstW []uint32)) (off, dst, dstW []uint32, err error) {
+// fileEdges is the first pass of both builds, on every core: count the
+// entries each part of the edges files per vertex (filedUnder; lower for
+// the undirected build), lay the counts out as offsets and file every
+// entry and weight at them.
+func (b *Builder) fileEdges(g *Graph, c *csrBuild, ebounds []int, lower bool) (off, dst, dstW []uint32, err error) {
 	if !c.start() {
 		return nil, nil, nil, b.watch.err
 	}
 	loops := make([]int, c.parts)
-	if !c.crew.run(c.parts, func(k int) { loops[k] = count(k) }) {
+	if !c.crew.run(c.parts, func(k int) { loops[k] = c.countFiled(k, b.e, ebounds, lower) }) {
 		return nil, nil, nil, b.watch.err
 	}
 	for _, l := range loops {
@@ -197,13 +194,13 @@ func (b *Builder) fileEdges(g *Graph, c *csrBuild, what string, count func(k int
 	}
 	off = make([]uint32, b.n+1)
 	if !c.positions(off) {
-		return nil, nil, nil, fmt.Errorf("graph %s: %d %s exceed the 32-bit arc range", g.Name, len(b.e)/2, what)
+		return nil, nil, nil, fmt.Errorf("graph %s: %d edges exceed the 32-bit arc range", g.Name, len(b.e)/2)
 	}
 	dst = make([]uint32, off[b.n])
 	if b.weighted {
 		dstW = make([]uint32, off[b.n])
 	}
-	if !c.crew.run(c.parts, func(k int) { file(k, dst, dstW) }) {
+	if !c.crew.run(c.parts, func(k int) { c.fileFiled(k, b.e, b.w, ebounds, dst, dstW, lower) }) {
 		return nil, nil, nil, b.watch.err
 	}
 	return off, dst, dstW, nil
@@ -235,9 +232,7 @@ func (b *Builder) buildSymmetric(g *Graph) error {
 	parts := csrParts(2 * edges)
 	c := b.newCSRBuild(parts)
 	ebounds := splitEven(edges, parts)
-	upOff, up, upW, err := b.fileEdges(g, c, "edges",
-		func(k int) int { return c.countLower(k, b.e, ebounds) },
-		func(k int, dst, dstW []uint32) { c.fileUnderLower(k, b.e, b.w, ebounds, dst, dstW) })
+	upOff, up, upW, err := b.fileEdges(g, c, ebounds, true)
 	if err != nil {
 		return err
 	}
@@ -314,9 +309,19 @@ func reuse(buf []uint32, n int) []uint32 {
 	return buf[:n]
 }
 
-// countTargets counts goroutine k's arcs of a directed graph by target into its
-// position array, and returns the self-loops it skipped.
-func (c *csrBuild) countTargets(k int, e []uint32, bounds []int) int {
+// filedUnder says where an edge (u, v) is filed and what it files there:
+// the directed build files each arc's source under its target, the
+// undirected one each edge's larger end under its smaller (lower).
+func filedUnder(u, v uint32, lower bool) (key, entry uint32) {
+	if lower {
+		return min(u, v), max(u, v)
+	}
+	return v, u
+}
+
+// countFiled counts goroutine k's edges by the vertex they are filed
+// under into its position array, and returns the self-loops it skipped.
+func (c *csrBuild) countFiled(k int, e []uint32, bounds []int, lower bool) int {
 	cnt := c.pos[k]
 	loops := 0
 	for lo := bounds[k]; lo < bounds[k+1]; lo += tick {
@@ -327,7 +332,8 @@ func (c *csrBuild) countTargets(k int, e []uint32, bounds []int) int {
 				loops++
 				continue
 			}
-			cnt[v]++
+			key, _ := filedUnder(u, v, lower)
+			cnt[key]++
 		}
 		if !c.crew.step(k, hi-lo) {
 			break
@@ -336,9 +342,9 @@ func (c *csrBuild) countTargets(k int, e []uint32, bounds []int) int {
 	return loops
 }
 
-// fileByTarget writes the sources of goroutine k's arcs into the in-lists
-// tmp (and their weights into tmpW).
-func (c *csrBuild) fileByTarget(k int, e, w []uint32, bounds []int, tmp, tmpW []uint32) {
+// fileFiled writes the entry of each of goroutine k's edges into the list
+// of the vertex it is filed under (and its weight into dstW).
+func (c *csrBuild) fileFiled(k int, e, w []uint32, bounds []int, dst, dstW []uint32, lower bool) {
 	pos := c.pos[k]
 	for lo := bounds[k]; lo < bounds[k+1]; lo += tick {
 		hi := min(lo+tick, bounds[k+1])
@@ -347,11 +353,12 @@ func (c *csrBuild) fileByTarget(k int, e, w []uint32, bounds []int, tmp, tmpW []
 			if u == v {
 				continue
 			}
-			p := pos[v]
-			tmp[p] = u
-			pos[v] = p + 1
-			if tmpW != nil {
-				tmpW[p] = w[i]
+			key, entry := filedUnder(u, v, lower)
+			p := pos[key]
+			dst[p] = entry
+			pos[key] = p + 1
+			if dstW != nil {
+				dstW[p] = w[i]
 			}
 		}
 		if !c.crew.step(k, hi-lo) {
@@ -400,53 +407,6 @@ func (c *csrBuild) fileBySource(k int, in, tmp, tmpW []uint32, bounds []int, adj
 				return
 			}
 			done = 0
-		}
-	}
-}
-
-// countLower counts goroutine k's edges of an undirected graph by their
-// smaller end, and returns the self-loops it skipped.
-func (c *csrBuild) countLower(k int, e []uint32, bounds []int) int {
-	cnt := c.pos[k]
-	loops := 0
-	for lo := bounds[k]; lo < bounds[k+1]; lo += tick {
-		hi := min(lo+tick, bounds[k+1])
-		for i := lo; i < hi; i++ {
-			u, v := e[2*i], e[2*i+1]
-			if u == v {
-				loops++
-				continue
-			}
-			cnt[min(u, v)]++
-		}
-		if !c.crew.step(k, hi-lo) {
-			break
-		}
-	}
-	return loops
-}
-
-// fileUnderLower writes the larger end of each of goroutine k's edges into
-// the upper list of its smaller end (and its weight into upW).
-func (c *csrBuild) fileUnderLower(k int, e, w []uint32, bounds []int, up, upW []uint32) {
-	pos := c.pos[k]
-	for lo := bounds[k]; lo < bounds[k+1]; lo += tick {
-		hi := min(lo+tick, bounds[k+1])
-		for i := lo; i < hi; i++ {
-			u, v := e[2*i], e[2*i+1]
-			if u == v {
-				continue
-			}
-			a := min(u, v)
-			p := pos[a]
-			up[p] = max(u, v)
-			pos[a] = p + 1
-			if upW != nil {
-				upW[p] = w[i]
-			}
-		}
-		if !c.crew.step(k, hi-lo) {
-			return
 		}
 	}
 }
