@@ -27,6 +27,9 @@ func TestFastMemoryExact(t *testing.T) {
 		{"sssp", "uniform:v=2000,d=16,seed=1", 4, 9, sim.PEGenerated, 0},
 		{"wcc", "rmat:scale=10,ef=16,seed=1,scramble=false", 4, 9, sim.PEGenerated, 0},
 		{"bfs", "rmat:scale=10,ef=16,seed=1", 2, 9, sim.PEPaper, 0},
+		// A PE with all its words in flight when a barrier marker goes
+		// through its unpacker, which takes the next word a cycle later.
+		{"bfs", "rmat:scale=12,ef=16,seed=1", 4, 9, sim.PEGenerated, 0},
 		{"pr", "rmat:scale=9,ef=16,seed=1", 4, 9, sim.PEGenerated, 0},
 		{"wcc", "uniform:v=2000,d=32,seed=1", 4, 7, sim.PEGenerated, 10},
 		{"pr", "rmat:scale=9,ef=8,seed=2", 2, 4, sim.PEGenerated, 8.5},

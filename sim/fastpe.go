@@ -425,8 +425,10 @@ func (fm *fastMachine) takeBarrier(q *fastPE, a, aPrev, m int64, halt bool, nPE 
 	switch {
 	case fm.offchip:
 		// Behind the words in the order FIFO: the unpacker passes it on
-		// once the last word's edges are out.
+		// once the last word's edges are out, and takes the next word in
+		// a later cycle.
 		push = max(t+1, q.walkEnd+1, free)
+		q.walkEnd = push
 	case fm.prefetch:
 		// Both stages idle and the last edge queued a cycle ago.
 		t = max(t, q.walkEnd+2, free)
