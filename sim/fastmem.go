@@ -57,11 +57,14 @@ type memSched struct {
 	rate       memRate
 	lastGrant  int64 // the last cycle a word was granted
 	pes        []memPE
-	busy       int // PEs with a list being requested
+	busy       int     // PEs with a list being requested
+	list       []int32 // which, in no order
+	marks      int     // barrier markers queued at busy PEs
 	settledKey int64
 	writeAt    [InFIFODepth]int64 // the cycle of each of the last writes
 	unknown    [InFIFODepth]int32
 	ring       *[InFIFODepth]int64 // the FPGA's takeRing
+	at         int64               // no busy PE asks for a word before this cycle
 }
 
 // memPE is one PE of a memSched: its current list (n edges, lo of them
@@ -70,23 +73,24 @@ type memSched struct {
 type memPE struct {
 	q     *fastPE
 	busy  bool
+	at    int32 // its place in the scheduler's list while busy
 	n, lo int
 	keys  []uint32
 	ready int64
 	pend  []memItem
 	ph    int // the head of pend
+	marks int // barrier markers in pend
 }
 
-// memItem is a write waiting in a busy PE's queue: an update with a list
-// of n edges here (keys: their hazard keys) or a barrier marker, at
-// position m of the crossbar's order, written in cycle a (aPrev: the write
-// before).
+// memItem is a write waiting in a busy PE's queue, at position m of the
+// crossbar's order: an update whose list here is run of fastEdges, or a
+// barrier marker. (Its cycle is the scheduler's writeAt: nothing is
+// written InFIFODepth writes later before every PE has taken it.)
 type memItem struct {
-	m, a, aPrev int64
-	n           int
-	keys        []uint32
-	barrier     bool
-	halt        bool
+	m       int64
+	run     int32
+	barrier bool
+	halt    bool
 }
 
 // newMemSched returns the scheduler of FPGA x, whose PEs are pes, for r
@@ -96,26 +100,13 @@ func newMemSched(r float64, x *fxFPGA, pes []*fastPE) *memSched {
 	if r <= 0 || math.IsInf(r, 1) || r >= float64(len(pes)) {
 		return nil
 	}
-	s := &memSched{rate: newMemRate(r), lastGrant: -1, settledKey: never, ring: &x.takeRing}
+	s := &memSched{rate: newMemRate(r), lastGrant: -1, settledKey: never, ring: &x.takeRing, at: math.MaxInt64}
+	s.list = make([]int32, 0, len(pes))
 	for _, q := range pes {
 		s.pes = append(s.pes, memPE{q: q})
 		s.settledKey = max(s.settledKey, q.key())
 	}
 	return s
-}
-
-// next returns the first cycle a busy PE asks for a word (MaxInt64: none).
-func (s *memSched) next() int64 {
-	c := int64(math.MaxInt64)
-	if s.busy == 0 {
-		return c
-	}
-	for i := range s.pes {
-		if e := &s.pes[i]; e.busy {
-			c = min(c, e.ready)
-		}
-	}
-	return c
 }
 
 // rekey recomputes settledKey over the PEs that are not busy.
@@ -128,14 +119,28 @@ func (s *memSched) rekey() {
 	}
 }
 
-// begin makes e busy with a list of n edges taken in cycle t.
-func (s *memSched) begin(e *memPE, t int64, n int, keys []uint32) {
+// begin makes PE i busy with a list of n edges taken in cycle t.
+func (s *memSched) begin(i int, t int64, n int, keys []uint32) {
+	e := &s.pes[i]
 	if !e.busy {
-		e.busy = true
+		e.busy, e.at = true, int32(len(s.list))
 		s.busy++
+		s.list = append(s.list, int32(i))
 	}
 	e.n, e.lo, e.keys = n, 0, keys
 	e.ready = max(t+1, e.q.wordPop[e.q.wordHead])
+	s.at = min(s.at, e.ready)
+}
+
+// idle makes PE i not busy.
+func (s *memSched) idle(i int) {
+	e := &s.pes[i]
+	e.busy = false
+	s.busy--
+	last := s.list[len(s.list)-1]
+	s.list[e.at] = last
+	s.pes[last].at = e.at
+	s.list = s.list[:len(s.list)-1]
 }
 
 // writeOffchip is fastM.write for an FPGA with a memSched: the PEs that are
@@ -152,7 +157,9 @@ func (f *fastM) writeOffchip(x *fxFPGA, s *memSched, it fxItem, t int64) {
 		for i := range s.pes {
 			e := &s.pes[i]
 			if e.busy {
-				e.pend = append(e.pend, memItem{m: m, a: t, aPrev: x.lastW, barrier: true, halt: it.halt})
+				e.pend = append(e.pend, memItem{m: m, barrier: true, halt: it.halt})
+				e.marks++
+				s.marks++
 				continue
 			}
 			tb, last := f.fm.takeBarrier(e.q, t, x.lastW, m, it.halt, f.nPE)
@@ -165,20 +172,20 @@ func (f *fastM) writeOffchip(x *fxFPGA, s *memSched, it fxItem, t int64) {
 		began := false
 		for i := lo; i < hi; i++ {
 			pe, start, end := f.ed.run(i)
+			e := &s.pes[pe-base]
+			if e.busy {
+				e.pend = append(e.pend, memItem{m: m, run: i})
+				continue
+			}
 			var keys []uint32
 			if f.ed.keys != nil {
 				keys = f.ed.keys[start:end]
 			}
-			e := &s.pes[pe-base]
-			if e.busy {
-				e.pend = append(e.pend, memItem{m: m, a: t, n: int(end - start), keys: keys})
-				continue
-			}
 			q := e.q
+			began = began || q.key() >= s.settledKey // it may hold the largest key
 			tq := q.takeAt(t, m)
 			q.lastT, q.lastIdx = tq, m
-			s.begin(e, tq, int(end-start), keys)
-			began = true
+			s.begin(pe-base, tq, int(end-start), keys)
 		}
 		if began {
 			s.rekey()
@@ -215,33 +222,30 @@ func (f *fastM) barrierTaken(x *fxFPGA, q *fastPE, last bool) {
 // cycles in which some PE asks are visited one by one, and a contended one
 // serves the PEs in the rotation's order.
 func (f *fastM) resolve(x *fxFPGA, s *memSched, h int64) {
+	if s.at > h {
+		return // nobody asks by then
+	}
 	r := s.rate
-	for s.busy > 0 {
-		if s.busy <= r.perCycle && r.gap == 1 {
-			for i := range s.pes {
-				for e := &s.pes[i]; e.busy && e.ready <= h; {
-					f.grantWord(x, s, e, e.ready)
-				}
+	for s.busy > r.perCycle || r.gap > 1 {
+		c, asking := int64(math.MaxInt64), 0
+		for _, i := range s.list {
+			switch e := &s.pes[i]; {
+			case e.ready < c:
+				c, asking = e.ready, 1
+			case e.ready == c:
+				asking++
 			}
-			return
 		}
-		c := s.next()
 		if c > h {
+			s.at = c
 			return
 		}
 		if open := s.lastGrant + r.gap; c < open {
-			for i := range s.pes {
-				if e := &s.pes[i]; e.busy {
-					e.ready = max(e.ready, open)
-				}
+			for _, i := range s.list {
+				e := &s.pes[i]
+				e.ready = max(e.ready, open)
 			}
 			continue
-		}
-		asking := 0
-		for i := range s.pes {
-			if e := &s.pes[i]; e.busy && e.ready == c {
-				asking++
-			}
 		}
 		n := len(s.pes)
 		first := 0
@@ -249,7 +253,7 @@ func (f *fastM) resolve(x *fxFPGA, s *memSched, h int64) {
 			first = int(c % int64(n))
 		}
 		granted := 0
-		for i, j := 0, first; i < n; i, j = i+1, j+1 {
+		for k, j := 0, first; k < n && asking > 0; k, j = k+1, j+1 {
 			if j == n {
 				j = 0
 			}
@@ -257,19 +261,67 @@ func (f *fastM) resolve(x *fxFPGA, s *memSched, h int64) {
 			if !e.busy || e.ready != c {
 				continue
 			}
+			asking--
 			if granted == r.perCycle {
 				e.ready = c + 1 // no token left in this cycle
 				continue
 			}
 			granted++
-			f.grantWord(x, s, e, c)
+			f.grantWord(x, s, j, c)
 		}
 	}
+	at := int64(math.MaxInt64)
+	for k := 0; k < len(s.list); {
+		i := int(s.list[k])
+		e := &s.pes[i]
+		for e.busy && e.ready <= h {
+			f.grantWord(x, s, i, e.ready)
+		}
+		if e.busy {
+			at = min(at, e.ready)
+			k++
+		} // else the list's last PE has moved into place k
+	}
+	s.at = at
 }
 
-// grantWord grants e's next word in cycle c; the list's last word frees
-// the latch stage, which takes the writes queued behind it.
-func (f *fastM) grantWord(x *fxFPGA, s *memSched, e *memPE, c int64) {
+// ahead resolves FPGA x's memory after the crossbar's step in cycle t
+// (the window ends before cycle w) as far as nothing new can ask for a
+// word, and returns the cycle runFPGA handles next (next, or sooner). The
+// crossbar writes nothing before it wakes (or an arrival, or room in a
+// send FIFO, wakes it, or the items the other FPGAs send in this window
+// arrive), nor before a busy PE's latch takes a barrier marker that lets
+// it open the next channel: a marker waits behind the PE's current list,
+// whose words are granted one per cycle at best.
+func (f *fastM) ahead(x *fxFPGA, s *memSched, t, w, next int64) int64 {
+	nw := min(x.wake, w+1)
+	if x.arriveAt != math.MaxInt64 {
+		nw = min(nw, x.arriveAt+1)
+	}
+	if x.txBlocked {
+		nw = min(nw, t+2)
+	}
+	if s.at <= nw+1 && s.marks > 0 {
+		epw := int64(f.p.EdgesPerWord)
+		for _, i := range s.list {
+			if e := &s.pes[i]; e.marks > 0 {
+				nw = min(nw, e.ready+(int64(e.n-e.lo)+epw-1)/epw-1)
+			}
+		}
+	}
+	if s.at <= nw+1 && nw+1 > t+1 {
+		f.resolve(x, s, nw+1)
+		if x.txItems == 0 {
+			next = min(next, max(x.wake, t+1))
+		}
+	}
+	return min(next, max(s.at-1, t+1))
+}
+
+// grantWord grants PE i's next word in cycle c; the list's last word
+// frees the latch stage, which takes the writes queued behind it.
+func (f *fastM) grantWord(x *fxFPGA, s *memSched, i int, c int64) {
+	e := &s.pes[i]
 	q := e.q
 	e.lo = f.fm.word(q, c, e.lo, e.n, e.keys)
 	s.lastGrant = c
@@ -282,22 +334,30 @@ func (f *fastM) grantWord(x *fxFPGA, s *memSched, e *memPE, c int64) {
 		it := e.pend[e.ph]
 		e.ph++
 		s.takeUntil(q, it.m-1)
+		a := s.writeAt[it.m%InFIFODepth]
 		if it.barrier {
-			tb, last := f.fm.takeBarrier(q, it.a, it.aPrev, it.m, it.halt, f.nPE)
+			e.marks--
+			s.marks--
+			// (Off-chip, takeBarrier does not read the write before.)
+			tb, last := f.fm.takeBarrier(q, a, never, it.m, it.halt, f.nPE)
 			s.taken(it.m, tb)
 			f.barrierTaken(x, q, last)
 			continue
 		}
-		t := q.takeAt(it.a, it.m)
+		t := q.takeAt(a, it.m)
 		q.lastT, q.lastIdx = t, it.m
 		s.taken(it.m, t)
-		s.begin(e, t, it.n, it.keys)
+		_, start, end := f.ed.run(it.run)
+		var keys []uint32
+		if f.ed.keys != nil {
+			keys = f.ed.keys[start:end]
+		}
+		s.begin(i, t, int(end-start), keys)
 		return
 	}
 	e.pend, e.ph = e.pend[:0], 0
 	s.takeUntil(q, x.writes-1)
-	e.busy = false
-	s.busy--
+	s.idle(i)
 	s.settledKey = max(s.settledKey, q.key())
 }
 
@@ -327,8 +387,8 @@ func (f *fastM) settle(x *fxFPGA, s *memSched, k int64) {
 	epw := int64(f.p.EdgesPerWord)
 	for s.unknown[slot] > 0 {
 		bound := int64(math.MinInt64)
-		for i := range s.pes {
-			if e := &s.pes[i]; e.busy && e.q.lastIdx < k {
+		for _, i := range s.list {
+			if e := &s.pes[i]; e.q.lastIdx < k {
 				words := (int64(e.n-e.lo) + epw - 1) / epw
 				bound = max(bound, e.ready+words-1)
 			}

@@ -141,9 +141,9 @@ func (f *fastM) runFPGA(x *fxFPGA, w int64, final bool) {
 		next := t + 1
 		if x.txItems == 0 {
 			next = min(max(next, x.arriveAt), max(x.wake, t+1))
-			if s != nil && s.busy > 0 {
-				next = min(next, max(s.next()-1, t+1))
-			}
+		}
+		if s != nil && s.busy > 0 {
+			next = f.ahead(x, s, t, w, next)
 		}
 		x.now = next
 	}
