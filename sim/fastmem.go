@@ -72,6 +72,7 @@ type memSched struct {
 // queue of writes waiting behind it.
 type memPE struct {
 	q     *fastPE
+	key   int64 // q.key() while it is not busy
 	busy  bool
 	at    int32 // its place in the scheduler's list while busy
 	n, lo int
@@ -103,7 +104,7 @@ func newMemSched(r float64, x *fxFPGA, pes []*fastPE) *memSched {
 	s := &memSched{rate: newMemRate(r), lastGrant: -1, settledKey: never, ring: &x.takeRing, at: math.MaxInt64}
 	s.list = make([]int32, 0, len(pes))
 	for _, q := range pes {
-		s.pes = append(s.pes, memPE{q: q})
+		s.pes = append(s.pes, memPE{q: q, key: q.key()})
 		s.settledKey = max(s.settledKey, q.key())
 	}
 	return s
@@ -114,7 +115,7 @@ func (s *memSched) rekey() {
 	s.settledKey = never
 	for i := range s.pes {
 		if e := &s.pes[i]; !e.busy {
-			s.settledKey = max(s.settledKey, e.q.key())
+			s.settledKey = max(s.settledKey, e.key)
 		}
 	}
 }
@@ -164,6 +165,7 @@ func (f *fastM) writeOffchip(x *fxFPGA, s *memSched, it fxItem, t int64) {
 			}
 			tb, last := f.fm.takeBarrier(e.q, t, x.lastW, m, it.halt, f.nPE)
 			take = max(take, tb)
+			e.key = e.q.key()
 			f.barrierTaken(x, e.q, last)
 		}
 		s.rekey()
@@ -182,7 +184,7 @@ func (f *fastM) writeOffchip(x *fxFPGA, s *memSched, it fxItem, t int64) {
 				keys = f.ed.keys[start:end]
 			}
 			q := e.q
-			began = began || q.key() >= s.settledKey // it may hold the largest key
+			began = began || e.key >= s.settledKey // it may hold the largest key
 			tq := q.takeAt(t, m)
 			q.lastT, q.lastIdx = tq, m
 			s.begin(pe-base, tq, int(end-start), keys)
@@ -358,7 +360,8 @@ func (f *fastM) grantWord(x *fxFPGA, s *memSched, i int, c int64) {
 	e.pend, e.ph = e.pend[:0], 0
 	s.takeUntil(q, x.writes-1)
 	s.idle(i)
-	s.settledKey = max(s.settledKey, q.key())
+	e.key = q.key()
+	s.settledKey = max(s.settledKey, e.key)
 }
 
 // takeUntil records q's take of the writes after its last item up to
