@@ -39,8 +39,9 @@ type lockstep struct {
 	step uint32
 	// want[f] lists the items FPGA f's crossbar moves; heads is scratch
 	// space for its segments by home FPGA.
-	want [][]int32
-	segs []segment
+	want  [][]int32
+	segs  []segment
+	nexts []nextItem
 }
 
 // crossbar is one FPGA's crossbar.
@@ -262,7 +263,7 @@ func (lk *lockstep) schedule(items []readyItem, move func(f int, it readyItem, a
 			for j < len(want) && homeOf(items[want[j]]) == h {
 				j++
 			}
-			sg.pos, sg.end, sg.fwd = i, j, i
+			sg.start, sg.pos, sg.end, sg.fwd = i, i, j, i
 			if h != f {
 				if cap(sg.arr) < j-i {
 					sg.arr = make([]int64, j-i)
@@ -287,7 +288,7 @@ func (lk *lockstep) schedule(items []readyItem, move func(f int, it readyItem, a
 		remoteAt := int64(math.MaxInt64)
 		for h := 0; h < nF; h++ {
 			if sg := &segs[f*nF+h]; h != f && sg.pos < sg.fwd {
-				if at := sg.arr[sg.pos-segStart(segs, f, h, nF)]; at < remoteAt {
+				if at := sg.arr[sg.pos-sg.start]; at < remoteAt {
 					remote, remoteAt = sg, at
 				}
 			}
@@ -302,53 +303,66 @@ func (lk *lockstep) schedule(items []readyItem, move func(f int, it readyItem, a
 		}
 		return nil, 0
 	}
+	// Every FPGA's next item, kept until its crossbar moves or an item is
+	// sent to it.
+	if cap(lk.nexts) < nF {
+		lk.nexts = make([]nextItem, nF)
+	}
+	nexts := lk.nexts[:nF]
+	for f := range nexts {
+		nexts[f].stale = true
+	}
 	for {
 		best, bestAt := -1, int64(math.MaxInt64)
-		var bestSeg *segment
-		for f := 0; f < nF; f++ {
-			if sg, at := next(f); sg != nil && max(at, lk.xb[f].now+1) < bestAt {
-				best, bestAt, bestSeg = f, max(at, lk.xb[f].now+1), sg
+		for f := range nexts {
+			nx := &nexts[f]
+			if nx.stale {
+				nx.seg, nx.at = next(f)
+				nx.stale = false
+			}
+			if nx.seg != nil && max(nx.at, lk.xb[f].now+1) < bestAt {
+				best, bestAt = f, max(nx.at, lk.xb[f].now+1)
 			}
 		}
 		if best < 0 {
 			return
 		}
 		f := best
+		nx := &nexts[f]
+		bestSeg := nx.seg
 		idx := lk.want[f][bestSeg.pos]
-		it := items[idx]
-		at := int64(it.at)
-		if bestSeg != &segs[f*nF+f] {
-			at = bestSeg.arr[bestSeg.pos-segStart(segs, f, homeOf(it), nF)]
-		}
 		bestSeg.pos++
-		move(f, it, at)
+		nx.stale = true
+		move(f, items[idx], nx.at)
 		if bestSeg == &segs[f*nF+f] {
 			// Forward it to the FPGAs that need it.
 			t := lk.xb[f].now + lat
 			for g := 0; g < nF; g++ {
 				if sg := &segs[g*nF+f]; g != f && sg.fwd < sg.end && lk.want[g][sg.fwd] == idx {
-					sg.arr[sg.fwd-segStart(segs, g, f, nF)] = t
+					sg.arr[sg.fwd-sg.start] = t
 					sg.fwd++
+					nexts[g].stale = true
 				}
 			}
 		}
 	}
 }
 
-// segStart returns where FPGA f's segment of home h starts in want[f].
-func segStart(segs []segment, f, h, nF int) int {
-	if h == 0 {
-		return 0
-	}
-	return segs[f*nF+h-1].end
+// segment is the items of one home FPGA in an FPGA's list (want[f] from
+// start to end): pos is the next one its crossbar takes, fwd the next one
+// not yet sent to it, arr the arrival cycles of those sent (by index from
+// start).
+type segment struct {
+	start, pos, end, fwd int
+	arr                  []int64
 }
 
-// segment is the items of one home FPGA in an FPGA's list: pos is the
-// next one its crossbar takes, fwd the next one not yet sent to it, arr
-// the arrival cycles of those sent (by index from the segment's start).
-type segment struct {
-	pos, end, fwd int
-	arr           []int64
+// nextItem is an FPGA's next item as schedule found it: its segment (nil:
+// none known) and the cycle it is there, until stale.
+type nextItem struct {
+	seg   *segment
+	at    int64
+	stale bool
 }
 
 // edges is one PE's share of an item: n edges, and their destinations
