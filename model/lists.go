@@ -140,27 +140,58 @@ type listPiece struct {
 	at   []uint32
 }
 
-// destinations returns, for every vertex, what an arc into it needs: its
-// PE in the high half and, for the hazard detector, its local index or its
-// detector slot in the low half; one read per arc instead of one per
-// table.
-func destinations(part *graph.Partition, h Hazard) []uint64 {
-	dest := make([]uint64, len(part.PE))
-	var masks []uint32
-	if h.Hold > 1 && h.Slots > 0 {
-		masks = make([]uint32, part.NumPEs())
+// destTable holds, for every vertex, what an arc into it needs: its PE
+// above bit shift and, for the hazard detector, its local index or its
+// detector slot below; one read per arc instead of one per table, from a
+// table of two bytes per vertex where the PE and the slot fit (the
+// lookups miss the cache on large graphs).
+type destTable struct {
+	narrow []uint16
+	wide   []uint64
+	shift  uint
+}
+
+func destinations(part *graph.Partition, h Hazard) destTable {
+	switch {
+	case h.Hold <= 1:
+		return destTable{narrow: part.PE}
+	case h.Slots > 0:
+		masks := make([]uint16, part.NumPEs())
 		for q, m := range part.Members {
-			masks[q] = uint32(h.slotsFor(len(m)) - 1)
+			masks[q] = uint16(h.slotsFor(len(m)) - 1)
 		}
+		if part.NumPEs() <= 1<<8 && h.Slots <= 1<<8 {
+			t := destTable{narrow: make([]uint16, len(part.PE)), shift: 8}
+			for v, q := range part.PE {
+				t.narrow[v] = q<<8 | uint16(part.Local[v])&masks[q]
+			}
+			return t
+		}
+		t := destTable{wide: make([]uint64, len(part.PE)), shift: 32}
+		for v, q := range part.PE {
+			t.wide[v] = uint64(q)<<32 | uint64(uint16(part.Local[v])&masks[q])
+		}
+		return t
 	}
+	t := destTable{wide: make([]uint64, len(part.PE)), shift: 32}
 	for v, q := range part.PE {
-		d := uint64(part.Local[v])
-		if masks != nil {
-			d &= uint64(masks[q])
-		}
-		dest[v] = uint64(q)<<32 | d
+		t.wide[v] = uint64(q)<<32 | uint64(part.Local[v])
 	}
-	return dest
+	return t
+}
+
+// gatherDest counts the arcs into nbrs per PE and appends their
+// destinations to s.dest.
+func gatherDest[T uint16 | uint64](s *listSplitter, nbrs []uint32, dest []T, shift uint) {
+	for _, v := range nbrs {
+		d := uint64(dest[v])
+		q := uint16(d >> shift)
+		if s.cnt[q] == 0 {
+			s.hit = append(s.hit, q)
+		}
+		s.cnt[q]++
+		s.dest = append(s.dest, d)
+	}
 }
 
 // listSplitter is one worker's scratch space.
@@ -178,20 +209,16 @@ func newListSplitter(nPE int) *listSplitter {
 // split returns the runs of the vertices of ranks lo on (us) and sets
 // their bounds (from the chunk's start) and, with aoff, their loc (or
 // slot) from dest (see destinations).
-func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists, us []uint32, lo int, aoff []uint32, dest []uint64) listPiece {
+func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists, us []uint32, lo int, aoff []uint32, dest destTable) listPiece {
 	nF, nP := part.FPGAs, part.PEs
 	var out listPiece
 	for i, u := range us {
 		p := lo + i
 		s.hit, s.dest = s.hit[:0], s.dest[:0]
-		for _, v := range g.Neighbors(u) {
-			d := dest[v]
-			q := uint16(d >> 32)
-			if s.cnt[q] == 0 {
-				s.hit = append(s.hit, q)
-			}
-			s.cnt[q]++
-			s.dest = append(s.dest, d)
+		if dest.narrow != nil {
+			gatherDest(s, g.Neighbors(u), dest.narrow, dest.shift)
+		} else {
+			gatherDest(s, g.Neighbors(u), dest.wide, dest.shift)
 		}
 		sortPEs(s.hit)
 		var off uint32
@@ -218,13 +245,13 @@ func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists,
 		case aoff == nil:
 		case pl.slot != nil:
 			for _, d := range s.dest {
-				q := uint16(d >> 32)
+				q := uint16(d >> dest.shift)
 				pl.slot[s.start[q]] = uint8(d)
 				s.start[q]++
 			}
 		default:
 			for _, d := range s.dest {
-				q := uint16(d >> 32)
+				q := uint16(d >> dest.shift)
 				pl.loc[s.start[q]] = uint32(d)
 				s.start[q]++
 			}
