@@ -467,7 +467,8 @@ func MechTitle(m string) string {
 // PE, the items of the busiest crossbar (GraVF-M: every FPGA moves the
 // updates of its own PEs and every PE's barrier marker; GraVF: the
 // messages of the busiest output and the markers), the apply sweep of
-// the PE with the most vertices (at least V / nPE of them), t_sync
+// the PE with the most vertices (at least V / nPE of them), the mean
+// sweep and then the mean messages (a PE gathers after its sweep), t_sync
 // without the memory's latency, and never less than T_sys allows. It
 // returns T_sys when the workload has no profiles (a balanced prediction
 // costs no more than this).
@@ -509,6 +510,10 @@ func ceilingWith(p *Platform, w *Workload, r Result, most int) float64 {
 		sweep += lat
 		sync -= lat
 	}
+	// Every PE gathers its messages after its own sweep (and its barrier
+	// marker), so the last one is done no sooner than the mean sweep plus
+	// the mean messages.
+	meanSweep := float64(w.Vertices)/nPE + 1
 	var cycles float64
 	var msgs int64
 	for _, s := range w.Supersteps {
@@ -517,7 +522,7 @@ func ceilingWith(p *Platform, w *Workload, r Result, most int) float64 {
 		if c.Arch == GraVF {
 			xb = mean + nPE
 		}
-		cyc := max(mean, xb, sweep) + sync
+		cyc := max(mean, xb, sweep, meanSweep+mean) + sync
 		if math.IsInf(r.TSys, 1) {
 			cycles += cyc
 		} else {

@@ -55,17 +55,13 @@ func newPELists(g *graph.Graph, part *graph.Partition, h Hazard) *peLists {
 	pl := &peLists{nF: nF, rank: make([]uint32, nV), bound: make([]uint32, nV*nF+1)}
 	withLocal := h.Hold > 1
 	var aoff []uint32 // per rank: where its list starts in loc or slot
-	var masks []uint32
 	switch {
 	case withLocal && h.Slots > 0:
 		pl.slot = make([]uint8, g.NumArcs())
-		masks = make([]uint32, part.NumPEs())
-		for q, m := range part.Members {
-			masks[q] = uint32(h.slotsFor(len(m)) - 1)
-		}
 	case withLocal:
 		pl.loc = make([]uint32, g.NumArcs())
 	}
+	dest := destinations(part, h)
 	if withLocal {
 		aoff = make([]uint32, nV)
 	}
@@ -92,7 +88,7 @@ func newPELists(g *graph.Graph, part *graph.Partition, h Hazard) *peLists {
 					return
 				}
 				lo, hi := c*listChunk, min((c+1)*listChunk, nV)
-				runs[c] = s.split(g, part, pl, order[lo:hi], lo, aoff, masks)
+				runs[c] = s.split(g, part, pl, order[lo:hi], lo, aoff, dest)
 			}
 		}()
 	}
@@ -144,11 +140,66 @@ type listPiece struct {
 	at   []uint32
 }
 
+// destTable holds, for every vertex, what an arc into it needs: its PE
+// above bit shift and, for the hazard detector, its local index or its
+// detector slot below; one read per arc instead of one per table, from a
+// table of two bytes per vertex where the PE and the slot fit (the
+// lookups miss the cache on large graphs).
+type destTable struct {
+	narrow []uint16
+	wide   []uint64
+	shift  uint
+}
+
+func destinations(part *graph.Partition, h Hazard) destTable {
+	switch {
+	case h.Hold <= 1:
+		return destTable{narrow: part.PE}
+	case h.Slots > 0:
+		masks := make([]uint16, part.NumPEs())
+		for q, m := range part.Members {
+			masks[q] = uint16(h.slotsFor(len(m)) - 1)
+		}
+		if part.NumPEs() <= 1<<8 && h.Slots <= 1<<8 {
+			t := destTable{narrow: make([]uint16, len(part.PE)), shift: 8}
+			for v, q := range part.PE {
+				t.narrow[v] = q<<8 | uint16(part.Local[v])&masks[q]
+			}
+			return t
+		}
+		t := destTable{wide: make([]uint64, len(part.PE)), shift: 32}
+		for v, q := range part.PE {
+			t.wide[v] = uint64(q)<<32 | uint64(uint16(part.Local[v])&masks[q])
+		}
+		return t
+	}
+	t := destTable{wide: make([]uint64, len(part.PE)), shift: 32}
+	for v, q := range part.PE {
+		t.wide[v] = uint64(q)<<32 | uint64(part.Local[v])
+	}
+	return t
+}
+
+// gatherDest counts the arcs into nbrs per PE and appends their
+// destinations to s.dest.
+func gatherDest[T uint16 | uint64](s *listSplitter, nbrs []uint32, dest []T, shift uint) {
+	for _, v := range nbrs {
+		d := uint64(dest[v])
+		q := uint16(d >> shift)
+		if s.cnt[q] == 0 {
+			s.hit = append(s.hit, q)
+		}
+		s.cnt[q]++
+		s.dest = append(s.dest, d)
+	}
+}
+
 // listSplitter is one worker's scratch space.
 type listSplitter struct {
 	cnt   []uint32 // per PE: the current vertex's edges there
 	start []uint32
 	hit   []uint16
+	dest  []uint64 // the current vertex's arcs' destinations
 }
 
 func newListSplitter(nPE int) *listSplitter {
@@ -156,21 +207,18 @@ func newListSplitter(nPE int) *listSplitter {
 }
 
 // split returns the runs of the vertices of ranks lo on (us) and sets
-// their bounds (from the chunk's start) and, with aoff, their loc (or,
-// with masks, their slot).
-func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists, us []uint32, lo int, aoff, masks []uint32) listPiece {
-	pe, nF, nP := part.PE, part.FPGAs, part.PEs
+// their bounds (from the chunk's start) and, with aoff, their loc (or
+// slot) from dest (see destinations).
+func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists, us []uint32, lo int, aoff []uint32, dest destTable) listPiece {
+	nF, nP := part.FPGAs, part.PEs
 	var out listPiece
 	for i, u := range us {
 		p := lo + i
-		nbrs := g.Neighbors(u)
-		s.hit = s.hit[:0]
-		for _, v := range nbrs {
-			q := pe[v]
-			if s.cnt[q] == 0 {
-				s.hit = append(s.hit, q)
-			}
-			s.cnt[q]++
+		s.hit, s.dest = s.hit[:0], s.dest[:0]
+		if dest.narrow != nil {
+			gatherDest(s, g.Neighbors(u), dest.narrow, dest.shift)
+		} else {
+			gatherDest(s, g.Neighbors(u), dest.wide, dest.shift)
 		}
 		sortPEs(s.hit)
 		var off uint32
@@ -193,14 +241,18 @@ func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists,
 		for ; f < nF; f++ {
 			pl.bound[p*nF+f] = uint32(len(out.runs))
 		}
-		if aoff != nil {
-			for _, v := range nbrs {
-				q := pe[v]
-				if masks != nil {
-					pl.slot[s.start[q]] = uint8(part.Local[v] & masks[q])
-				} else {
-					pl.loc[s.start[q]] = part.Local[v]
-				}
+		switch {
+		case aoff == nil:
+		case pl.slot != nil:
+			for _, d := range s.dest {
+				q := uint16(d >> dest.shift)
+				pl.slot[s.start[q]] = uint8(d)
+				s.start[q]++
+			}
+		default:
+			for _, d := range s.dest {
+				q := uint16(d >> dest.shift)
+				pl.loc[s.start[q]] = uint32(d)
 				s.start[q]++
 			}
 		}

@@ -23,7 +23,8 @@ import (
 // become ready, and the links and the memory are left to their own
 // bounds (see Predict).
 
-// msgRing bounds the message FIFO's slots the recursion follows.
+// msgRing bounds the message FIFO's slots the recursion follows (a power
+// of two: indices wrap with a mask).
 const msgRing = 64
 
 // lockstep is the recursion's state for one superstep.
@@ -39,57 +40,70 @@ type lockstep struct {
 	step uint32
 	// want[f] lists the items FPGA f's crossbar moves; heads is scratch
 	// space for its segments by home FPGA.
-	want [][]int32
-	segs []segment
+	want  [][]int32
+	segs  []segment
+	nexts []nextItem
 }
 
 // crossbar is one FPGA's crossbar.
+//
+// A lane takes item j at T(j) = max(t_j+1, T(j-1)+1, free), t_j being the
+// cycle the crossbar moved it; a lane without a list for the item takes
+// it and is done. Between two lists of a lane, free no longer binds
+// after the first item, so T(j) - j = max(t_j+1-j, T(j-1)-(j-1)), and
+// t_j+1-j never decreases (the crossbar moves one item per cycle at
+// most): T(j) = max(t_j+1, j+lag) with the lane's lag fixed at its last
+// list. The crossbar therefore never visits a lane without a list: the
+// latest cycle any of its lanes takes item j is max(t_j+1, j+behind),
+// behind being the largest lag so far (a lane's lag only grows).
 type crossbar struct {
-	now   float64 // the cycle of the last move
-	items int     // items moved
-	// times holds the move cycles of the last InFIFODepth items.
-	times [InFIFODepth]float64
-	// active lists the lanes (local PE indices) that did not take the
-	// last item in the cycle after it moved or may not take the next one
-	// at once; every other lane takes every item in the cycle after its
-	// move and so never holds the crossbar.
-	active []int
+	now   int64 // the cycle of the last move
+	items int   // items moved
+	// full holds, for each of the last InFIFODepth items, the cycle by
+	// which every lane has taken it: the crossbar may not write the item
+	// InFIFODepth later before.
+	full   [InFIFODepth]int64
+	behind int64
 }
 
 // lane is one PE: its input FIFO, scatter unit, message FIFO and gather.
-// Times are cycles from the start of the superstep's sweeps.
+// Times are cycles from the start of the superstep's sweeps, in integers:
+// every latency and depth is a whole number of cycles.
 type lane struct {
 	pe int
-	// taken is the cycle the PE took each of the last InFIFODepth items
-	// (by item index mod the depth); valid while the lane is active.
-	taken  [InFIFODepth]float64
-	last   float64 // the cycle the PE took its last item
-	free   float64 // the scatter unit may take the next item from this cycle
-	active bool
+	// last is the cycle the PE took item (the last with a list on it);
+	// it takes every later item j at max(t_j+1, j+lag) (see crossbar).
+	last int64
+	item int
+	lag  int64
+	free int64 // the scatter unit may take the next item from this cycle
 	// walkEnd is the cycle the walker (BRAM) or the unpacker read its
 	// last edge.
-	walkEnd float64
+	walkEnd int64
 	// Gather starts after the PE's own sweep (gather); issued holds the
 	// issue cycles of the last msgSlots messages, so the walker may add a
 	// message only when the one msgSlots before it has left the FIFO.
-	gather   float64
-	tg       float64
-	issued   [msgRing]float64
+	gather   int64
+	tg       int64
+	issued   [msgRing]int64
 	msgs     int
 	msgSlots int
-	stall    float64 // cycles gather waited on hazards
+	stall    int64 // cycles gather waited on hazards
 	// The hazard detector: the first cycle at which a message for each
 	// local vertex may issue (exact: hz, valid where hzStep is the
 	// superstep's number; aliased: slots, indexed by the local index's
 	// low bits).
-	hz     []float64
+	hz     []int64
 	hzStep []uint32
-	slots  []float64
+	slots  []int64
 	words  int64
-	popped []float64 // off-chip: pop cycles of the last InFlight words
-	pop    int       // the slot of popped the next word uses (words mod InFlight)
-	// cur is the lane's list of the item being moved.
-	cur edges
+	popped []int64 // off-chip: pop cycles of the last InFlight words
+	pop    int     // the slot of popped the next word uses (words mod InFlight)
+	// loc or slot is the list the lane walks, when the detector needs
+	// its destinations (the exact detector their local indices, the
+	// aliased one their slots).
+	loc  []uint32
+	slot []uint8
 }
 
 func newLockstep(w *profiler) *lockstep {
@@ -103,13 +117,13 @@ func newLockstep(w *profiler) *lockstep {
 			switch h := w.opt.Hazard; {
 			case h.Hold <= 1:
 			case h.Slots > 0:
-				ls[l].slots = make([]float64, h.slotsFor(len(w.part.Members[q])))
+				ls[l].slots = make([]int64, h.slotsFor(len(w.part.Members[q])))
 			default:
-				ls[l].hz = make([]float64, len(w.part.Members[q]))
+				ls[l].hz = make([]int64, len(w.part.Members[q]))
 				ls[l].hzStep = make([]uint32, len(w.part.Members[q]))
 			}
 			if w.opt.Mem == OffChip {
-				ls[l].popped = make([]float64, w.opt.InFlight)
+				ls[l].popped = make([]int64, w.opt.InFlight)
 			}
 		}
 		lk.lanes = append(lk.lanes, ls)
@@ -117,21 +131,22 @@ func newLockstep(w *profiler) *lockstep {
 	return lk
 }
 
-const never = -1e18
+// never is a cycle before any other.
+const never = -1 << 60
 
 func (lk *lockstep) reset() {
 	w := lk.w
 	lk.step++
 	for f := range lk.xb {
 		x := &lk.xb[f]
-		x.now, x.items, x.active = -1, 0, x.active[:0]
-		for i := range x.times {
-			x.times[i] = -2
+		x.now, x.items, x.behind = -1, 0, never
+		for i := range x.full {
+			x.full[i] = -1
 		}
 		for l := range lk.lanes[f] {
 			ln := &lk.lanes[f][l]
-			ln.last, ln.free, ln.walkEnd, ln.tg, ln.active = -1, 0, -1, -1, false
-			ln.gather = float64(len(w.part.Members[ln.pe]) + 1)
+			ln.last, ln.item, ln.lag, ln.free, ln.walkEnd, ln.tg = -1, -1, never, 0, -1, -1
+			ln.gather = int64(len(w.part.Members[ln.pe]) + 1)
 			ln.msgs, ln.stall, ln.words, ln.pop = 0, 0, 0, 0
 			ln.msgSlots = min(MsgFIFODepth+w.opt.ScatterLatency, msgRing)
 			for i := range ln.slots {
@@ -151,7 +166,7 @@ func (lk *lockstep) run(senders []uint32) {
 	lk.reset()
 	items := lk.readyOrder(senders)
 	lk.route(items)
-	lk.schedule(items, func(f int, it readyItem, at float64) {
+	lk.schedule(items, func(f int, it readyItem, at int64) {
 		if it.barrier {
 			lk.move(f, at, 0, 0)
 			return
@@ -160,23 +175,26 @@ func (lk *lockstep) run(senders []uint32) {
 		lk.move(f, at, lo, hi)
 	})
 	for f := range lk.lanes {
-		items := int64(lk.xb[f].items)
+		x := &lk.xb[f]
+		items := int64(x.items)
 		for l := range lk.lanes[f] {
 			ln := &lk.lanes[f][l]
-			// An inactive lane took the last item in the cycle after it
-			// moved.
-			w.end[f] = max(w.end[f], ln.last+1, lk.xb[f].now+2, ln.tg+1)
+			last := ln.last // when it had a list on the last item
+			if ln.item != x.items-1 {
+				last = max(x.now+1, items-1+ln.lag)
+			}
+			w.end[f] = max(w.end[f], float64(max(last+1, x.now+2, ln.tg+1)))
 			w.words[ln.pe] = ln.words
-			w.stall[ln.pe] = ln.stall
+			w.stall[ln.pe] = float64(ln.stall)
 			w.edges[ln.pe] = int64(ln.msgs)
-			sc := float64(max(items, w.edges[ln.pe]))
+			sc := max(items, w.edges[ln.pe])
 			switch {
 			case w.opt.Mem == OffChip:
-				sc = max(sc, float64(ln.words))
+				sc = max(sc, ln.words)
 			case w.opt.PE == PEPaper:
-				sc = float64(items + w.edges[ln.pe])
+				sc = items + w.edges[ln.pe]
 			}
-			w.scatter[ln.pe] = sc
+			w.scatter[ln.pe] = float64(sc)
 		}
 	}
 }
@@ -226,10 +244,10 @@ func (lk *lockstep) route(items []readyItem) {
 // whose next move is earliest: a move sends items that arrive a link
 // latency later, so every arrival a crossbar's choice depends on is known
 // when it chooses.
-func (lk *lockstep) schedule(items []readyItem, move func(f int, it readyItem, at float64)) {
+func (lk *lockstep) schedule(items []readyItem, move func(f int, it readyItem, at int64)) {
 	w := lk.w
 	nF, nP := w.nF, w.part.PEs
-	lat := float64(w.opt.LinkLatency)
+	lat := int64(w.opt.LinkLatency)
 	homeOf := func(it readyItem) int {
 		if it.barrier {
 			return int(it.u) / nP
@@ -251,10 +269,10 @@ func (lk *lockstep) schedule(items []readyItem, move func(f int, it readyItem, a
 			for j < len(want) && homeOf(items[want[j]]) == h {
 				j++
 			}
-			sg.pos, sg.end, sg.fwd = i, j, i
+			sg.start, sg.pos, sg.end, sg.fwd = i, i, j, i
 			if h != f {
 				if cap(sg.arr) < j-i {
-					sg.arr = make([]float64, j-i)
+					sg.arr = make([]int64, j-i)
 				}
 				sg.arr = sg.arr[:j-i]
 			} else {
@@ -265,18 +283,18 @@ func (lk *lockstep) schedule(items []readyItem, move func(f int, it readyItem, a
 	}
 	// next returns FPGA f's next item's segment and the cycle it is there
 	// (nil: none known yet).
-	next := func(f int) (*segment, float64) {
+	next := func(f int) (*segment, int64) {
 		now := lk.xb[f].now + 1
 		own := &segs[f*nF+f]
-		ownAt := math.Inf(1)
+		ownAt := int64(math.MaxInt64)
 		if own.pos < own.end {
-			ownAt = float64(items[lk.want[f][own.pos]].at)
+			ownAt = int64(items[lk.want[f][own.pos]].at)
 		}
 		var remote *segment
-		remoteAt := math.Inf(1)
+		remoteAt := int64(math.MaxInt64)
 		for h := 0; h < nF; h++ {
 			if sg := &segs[f*nF+h]; h != f && sg.pos < sg.fwd {
-				if at := sg.arr[sg.pos-segStart(segs, f, h, nF)]; at < remoteAt {
+				if at := sg.arr[sg.pos-sg.start]; at < remoteAt {
 					remote, remoteAt = sg, at
 				}
 			}
@@ -291,132 +309,101 @@ func (lk *lockstep) schedule(items []readyItem, move func(f int, it readyItem, a
 		}
 		return nil, 0
 	}
+	// Every FPGA's next item, kept until its crossbar moves or an item is
+	// sent to it.
+	if cap(lk.nexts) < nF {
+		lk.nexts = make([]nextItem, nF)
+	}
+	nexts := lk.nexts[:nF]
+	for f := range nexts {
+		nexts[f].stale = true
+	}
 	for {
-		best, bestAt := -1, math.Inf(1)
-		var bestSeg *segment
-		for f := 0; f < nF; f++ {
-			if sg, at := next(f); sg != nil && max(at, lk.xb[f].now+1) < bestAt {
-				best, bestAt, bestSeg = f, max(at, lk.xb[f].now+1), sg
+		best, bestAt := -1, int64(math.MaxInt64)
+		for f := range nexts {
+			nx := &nexts[f]
+			if nx.stale {
+				nx.seg, nx.at = next(f)
+				nx.stale = false
+			}
+			if nx.seg != nil && max(nx.at, lk.xb[f].now+1) < bestAt {
+				best, bestAt = f, max(nx.at, lk.xb[f].now+1)
 			}
 		}
 		if best < 0 {
 			return
 		}
 		f := best
+		nx := &nexts[f]
+		bestSeg := nx.seg
 		idx := lk.want[f][bestSeg.pos]
-		it := items[idx]
-		at := float64(it.at)
-		if bestSeg != &segs[f*nF+f] {
-			at = bestSeg.arr[bestSeg.pos-segStart(segs, f, homeOf(it), nF)]
-		}
 		bestSeg.pos++
-		move(f, it, at)
+		nx.stale = true
+		move(f, items[idx], nx.at)
 		if bestSeg == &segs[f*nF+f] {
 			// Forward it to the FPGAs that need it.
 			t := lk.xb[f].now + lat
 			for g := 0; g < nF; g++ {
 				if sg := &segs[g*nF+f]; g != f && sg.fwd < sg.end && lk.want[g][sg.fwd] == idx {
-					sg.arr[sg.fwd-segStart(segs, g, f, nF)] = t
+					sg.arr[sg.fwd-sg.start] = t
 					sg.fwd++
+					nexts[g].stale = true
 				}
 			}
 		}
 	}
 }
 
-// segStart returns where FPGA f's segment of home h starts in want[f].
-func segStart(segs []segment, f, h, nF int) int {
-	if h == 0 {
-		return 0
-	}
-	return segs[f*nF+h-1].end
-}
-
-// segment is the items of one home FPGA in an FPGA's list: pos is the
-// next one its crossbar takes, fwd the next one not yet sent to it, arr
-// the arrival cycles of those sent (by index from the segment's start).
+// segment is the items of one home FPGA in an FPGA's list (want[f] from
+// start to end): pos is the next one its crossbar takes, fwd the next one
+// not yet sent to it, arr the arrival cycles of those sent (by index from
+// start).
 type segment struct {
-	pos, end, fwd int
-	arr           []float64
+	start, pos, end, fwd int
+	arr                  []int64
 }
 
-// edges is one PE's share of an item: n edges, and their destinations
-// when the hazard detector needs them.
-type edges struct {
-	n    int
-	loc  []uint32 // the destinations' local indices (exact detector)
-	slot []uint8  // or their detector slots (aliased detector)
-}
-
-// slice returns edges lo to hi.
-func (e edges) slice(lo, hi int) edges {
-	switch {
-	case e.loc != nil:
-		return edges{n: hi - lo, loc: e.loc[lo:hi]}
-	case e.slot != nil:
-		return edges{n: hi - lo, slot: e.slot[lo:hi]}
-	}
-	return edges{n: hi - lo}
+// nextItem is an FPGA's next item as schedule found it: its segment (nil:
+// none known) and the cycle it is there, until stale.
+type nextItem struct {
+	seg   *segment
+	at    int64
+	stale bool
 }
 
 // move moves one item, ready at cycle ready, through FPGA f's crossbar
 // into every local PE; runs lo to hi of the lists are the item's lists on
 // the FPGA's PEs.
-func (lk *lockstep) move(f int, ready float64, lo, hi uint32) {
+func (lk *lockstep) move(f int, ready int64, lo, hi uint32) {
 	x := &lk.xb[f]
 	lanes := lk.lanes[f]
 	slot := x.items % InFIFODepth
-	t := max(x.now+1, ready)
-	for _, l := range x.active {
-		t = max(t, lanes[l].taken[slot])
-	}
-	// Lanes with a list that were not active took every item so far in
-	// the cycle after its move.
+	j := int64(x.items)
+	t := max(x.now+1, ready, x.full[slot])
+	x.full[slot] = max(t+1, j+x.behind)
 	base := f * len(lanes)
 	pl := lk.lists
 	for k := lo; k < hi; k++ {
 		r := pl.runs[k]
-		l := int(r.pe) - base
-		ln := &lanes[l]
-		ln.cur = edges{n: int(r.n)}
+		ln := &lanes[int(r.pe)-base]
 		switch {
 		case pl.loc != nil:
-			ln.cur.loc = pl.loc[pl.at[k] : pl.at[k]+r.n]
+			ln.loc = pl.loc[pl.at[k] : pl.at[k]+r.n]
 		case pl.slot != nil:
-			ln.cur.slot = pl.slot[pl.at[k] : pl.at[k]+r.n]
+			ln.slot = pl.slot[pl.at[k] : pl.at[k]+r.n]
 		}
-		if !ln.active {
-			for i := range ln.taken {
-				ln.taken[i] = x.times[i] + 1
-			}
-			ln.last = x.now + 1
-			ln.active = true
-			x.active = append(x.active, l)
-		}
+		s := max(t+1, j+ln.lag)
+		lk.take(ln, s, int(r.n))
+		ln.last, ln.item = s, x.items
+		ln.lag = max(s-j, ln.free-j-1)
+		x.behind = max(x.behind, ln.lag)
 	}
-	keep := x.active[:0]
-	for _, l := range x.active {
-		ln := &lanes[l]
-		// The lane takes the item (see take) at cycle s.
-		s := max(t+1, ln.last+1, ln.free)
-		ln.taken[slot], ln.last = s, s
-		if ln.cur.n > 0 {
-			lk.take(ln, s, ln.cur)
-			ln.cur = edges{}
-		}
-		if ln.last > t+1 || ln.free > t+1 {
-			keep = append(keep, l)
-		} else {
-			ln.active = false
-		}
-	}
-	x.active = keep
-	x.times[slot] = t
 	x.now = t
 	x.items++
 }
 
-// take hands lane ln the non-empty local list nbrs of an item it took at
+// take hands lane ln the non-empty local list of n edges (ln.loc or
+// ln.slot when the hazard detector needs them) of an item it took at
 // cycle s (move: in the cycle after the item was written into its FIFO at
 // the earliest, after the previous one, and once its scatter unit is
 // free), as the scatter unit of the design does:
@@ -432,28 +419,28 @@ func (lk *lockstep) move(f int, ready float64, lo, hi uint32) {
 //     to be unpacked, and takes the next item in the cycle of the last
 //     request; each word arrives after the memory latency and is
 //     unpacked in order, one edge per cycle.
-func (lk *lockstep) take(ln *lane, s float64, nbrs edges) {
+func (lk *lockstep) take(ln *lane, s int64, n int) {
 	opt := &lk.w.opt
 	switch {
 	case opt.Mem == OffChip:
-		lk.request(ln, s, nbrs)
+		lk.request(ln, s, n)
 	case opt.PE == PEPaper:
-		lk.walk(ln, s+1, nbrs)
+		lk.walk(ln, s+1, 0, n)
 		ln.free = ln.walkEnd + 1
 	default:
 		first := max(s+1, ln.walkEnd+1)
 		ln.free = max(s+1, ln.walkEnd)
-		lk.walk(ln, first, nbrs)
+		lk.walk(ln, first, 0, n)
 	}
 }
 
 // request issues the words of a list taken at cycle s and unpacks them.
-func (lk *lockstep) request(ln *lane, s float64, nbrs edges) {
+func (lk *lockstep) request(ln *lane, s int64, n int) {
 	opt := &lk.w.opt
 	epw := opt.EdgesPerWord
 	r := s
-	lat := float64(opt.MemLatency)
-	for lo := 0; lo < nbrs.n; lo += epw {
+	lat := int64(opt.MemLatency)
+	for lo := 0; lo < n; lo += epw {
 		i := ln.pop
 		if ln.pop++; ln.pop == len(ln.popped) {
 			ln.pop = 0
@@ -461,48 +448,50 @@ func (lk *lockstep) request(ln *lane, s float64, nbrs edges) {
 		r = max(r+1, ln.popped[i])
 		pop := max(r+lat, ln.walkEnd+1)
 		ln.popped[i] = pop
-		lk.walk(ln, pop, nbrs.slice(lo, min(lo+epw, nbrs.n)))
+		lk.walk(ln, pop, lo, min(lo+epw, n))
 		ln.words++
 	}
 	ln.free = r
 }
 
-// walk reads the edges of nbrs one per cycle from cycle first on into the
-// message FIFO, and gathers them.
-func (lk *lockstep) walk(ln *lane, first float64, nbrs edges) {
+// walk reads edges lo to hi of the lane's list one per cycle from cycle
+// first on into the message FIFO, and gathers them.
+func (lk *lockstep) walk(ln *lane, first int64, lo, hi int) {
 	w := lk.w
 	hazards := w.opt.Hazard.Hold > 1
-	hold := float64(w.opt.Hazard.Hold)
-	lat := float64(w.opt.ScatterLatency)
-	if !hazards && nbrs.n > 0 && ln.tg <= first && ln.tg+1 <= first+lat && ln.gather <= first+lat && lat <= float64(ln.msgSlots) {
+	hold := int64(w.opt.Hazard.Hold)
+	lat := int64(w.opt.ScatterLatency)
+	n := hi - lo
+	if !hazards && n > 0 && ln.tg <= first && ln.tg+1 <= first+lat && ln.gather <= first+lat && lat <= int64(ln.msgSlots) {
 		// Gather is idle when the first edge arrives and every message
 		// before it has left the FIFO: the edges flow one per cycle,
 		// gathered lat cycles after they are read (a word of an
 		// off-chip list, or a list after a pause).
-		ln.flow(first, nbrs.n, lat)
+		ln.flow(first, n, lat)
 		return
 	}
 	// The lane's state in locals, which the stores into the detector
 	// cannot alias.
 	tw, tg, msgs, slots, gather, stall := first-1, ln.tg, ln.msgs, ln.msgSlots, ln.gather, ln.stall
 	hz, hzStep, det, step := ln.hz, ln.hzStep, ln.slots, lk.step
+	loc, slot := ln.loc, ln.slot
 	flow := 0 // messages in a row that gather took as they arrived
-	for j := 0; j < nbrs.n; j++ {
+	for j := lo; j < hi; j++ {
 		tw++
 		if msgs >= slots {
-			tw = max(tw, ln.issued[(msgs-slots)%msgRing])
+			tw = max(tw, ln.issued[(msgs-slots)&(msgRing-1)])
 		}
 		tg = max(tw+lat, tg+1, gather)
 		if hazards {
-			var h *float64
+			var h *int64
 			if hz != nil {
-				v := nbrs.loc[j]
+				v := loc[j]
 				h = &hz[v]
 				if hzStep[v] != step {
 					hzStep[v], *h = step, never
 				}
 			} else {
-				h = &det[nbrs.slot[j]]
+				h = &det[slot[j]]
 			}
 			if *h > tg {
 				stall += *h - tg
@@ -510,17 +499,17 @@ func (lk *lockstep) walk(ln *lane, first float64, nbrs edges) {
 			}
 			*h = tg + hold
 		}
-		ln.issued[msgs%msgRing] = tg
+		ln.issued[msgs&(msgRing-1)] = tg
 		msgs++
 		if flow++; tg != tw+lat {
 			flow = 0
 		}
-		if !hazards && flow > w.opt.ScatterLatency && j+1 < nbrs.n {
+		if !hazards && flow > w.opt.ScatterLatency && j+1 < hi {
 			// Gather has kept up for longer than the scatter kernel's
 			// depth: neither it nor the message FIFO can hold the walker
 			// again, and the rest of the list flows one edge per cycle.
 			ln.tg, ln.msgs, ln.stall = tg, msgs, stall
-			ln.flow(tw+1, nbrs.n-j-1, lat)
+			ln.flow(tw+1, hi-j-1, lat)
 			return
 		}
 	}
@@ -599,11 +588,11 @@ func (lk *lockstep) readyOrder(senders []uint32) []readyItem {
 // flow reads n edges one per cycle from cycle first on, each gathered lat
 // cycles after it is read: the walk when neither gather nor the message
 // FIFO holds the walker.
-func (ln *lane) flow(first float64, n int, lat float64) {
+func (ln *lane) flow(first int64, n int, lat int64) {
 	for k := max(0, n-msgRing); k < n; k++ {
-		ln.issued[(ln.msgs+k)%msgRing] = first + float64(k) + lat
+		ln.issued[(ln.msgs+k)&(msgRing-1)] = first + int64(k) + lat
 	}
 	ln.msgs += n
-	ln.walkEnd = first + float64(n-1)
+	ln.walkEnd = first + int64(n-1)
 	ln.tg = ln.walkEnd + lat
 }

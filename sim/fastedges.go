@@ -1,6 +1,12 @@
 package sim
 
 import (
+	"math"
+	"runtime"
+	"slices"
+	"sort"
+	"sync"
+
 	"github.com/gravf-tui/gravf-tui/graph"
 )
 
@@ -41,79 +47,179 @@ type fxRun struct {
 // newFastEdges lays out g's edges for partition part, with detector keys
 // when hz can hold a message (the local index of the neighbour for the
 // exact detector, its low bits for the aliased one) and the filter's
-// targets when filter is set.
+// targets when filter is set. It reads the graph's lists directly, in two
+// passes over the places on every core (count each place's runs, then
+// write its runs, keys and targets where the counts put them), so that no
+// other copy of the edges (graph.EdgeLayout, 4 bytes per arc and 6 per
+// run) or of the filter lives beside it; the result does not depend on
+// the number of cores.
 func newFastEdges(g *graph.Graph, part *graph.Partition, nF, nP int, hz hazard, filter bool) *fastEdges {
-	layout := graph.NewEdgeLayout(g, part)
-	var flt *graph.Filter
-	if filter && nF > 1 {
-		flt = graph.NewFilter(g, part)
-	}
 	n := g.NumVertices()
-	e := &fastEdges{nF: nF, first: make([]uint32, len(part.Members)+1), runAt: make([]int32, 0, n*(nF+1)+1),
-		runs: make([]fxRun, 0, layout.NumRuns()), mask: make([]uint64, 0, n), all: uint64(1)<<nF - 1}
-	if hz.hold > 1 {
-		e.keys = make([]uint32, 0, g.NumArcs())
-	}
-	var end uint32
+	nPE := len(part.Members)
+	e := &fastEdges{nF: nF, first: make([]uint32, nPE+1), runAt: make([]int32, n*(nF+1)), mask: make([]uint64, n), all: uint64(1)<<nF - 1}
 	for pe, members := range part.Members {
 		e.first[pe+1] = e.first[pe] + uint32(len(members))
-		home := pe / nP
-		for _, u := range members {
-			lo, hi := layout.Runs(u)
-			i := lo
-			for x := 0; x <= nF; x++ {
-				for i < hi {
-					if q, _, _ := layout.Run(i); q/nP >= x {
-						break
-					}
-					i++
-				}
-				e.runAt = append(e.runAt, int32(len(e.runs)+i-lo))
-			}
-			for i := lo; i < hi; i++ {
-				q, nbrs, _ := layout.Run(i)
-				end += uint32(len(nbrs))
-				e.runs = append(e.runs, fxRun{end: end, pe: uint32(q)})
-				if e.keys != nil {
-					e.appendKeys(part, hz, q, nbrs)
-				}
-			}
-			e.mask = append(e.mask, targets(flt, u, home, nF, e.all))
+	}
+	b := &edgeBuild{e: e, g: g, part: part, nP: nP, filter: filter && nF > 1, edgeAt: make([]uint32, n+1)}
+	for pe, members := range part.Members {
+		for i, u := range members {
+			b.edgeAt[int(e.first[pe])+i+1] = uint32(g.OutDegree(u))
 		}
 	}
+	for p := range n {
+		b.edgeAt[p+1] += b.edgeAt[p]
+	}
+	b.bounds = placeChunks(b.edgeAt, min(runtime.GOMAXPROCS(0), g.NumArcs()>>16+1))
+	b.parallel(b.count)
+	// runAt[p*(nF+1)] holds place p's runs: make it their first.
+	runs := int32(0)
+	for p := range n {
+		c := e.runAt[p*(nF+1)]
+		e.runAt[p*(nF+1)] = runs
+		runs += c
+	}
+	e.runs = make([]fxRun, runs)
+	if hz.hold > 1 {
+		e.keys = make([]uint32, g.NumArcs())
+		b.keyMask = make([]uint32, nPE)
+		for pe, members := range part.Members {
+			b.keyMask[pe] = math.MaxUint32
+			if !hz.exact {
+				b.keyMask[pe] = uint32(hz.slots(len(members))) - 1
+			}
+		}
+	}
+	b.parallel(b.place)
 	return e
 }
 
-// appendKeys adds the detector keys of a run's edges on PE pe.
-func (e *fastEdges) appendKeys(part *graph.Partition, hz hazard, pe int, nbrs []uint32) {
-	slots := uint32(hz.slots(len(part.Members[pe])))
-	for _, w := range nbrs {
-		k := part.Local[w]
-		if !hz.exact {
-			k &= slots - 1
+// edgeBuild is newFastEdges at work: the places of each core (bounds) and
+// the first edge of every place in the layout's edge order (edgeAt).
+type edgeBuild struct {
+	e       *fastEdges
+	g       *graph.Graph
+	part    *graph.Partition
+	nP      int
+	filter  bool
+	edgeAt  []uint32
+	bounds  []int
+	keyMask []uint32 // by PE: the bits of the local index the detector keys on
+}
+
+// placeChunks splits the places into k chunks of about equal edges:
+// chunk i is places [bounds[i], bounds[i+1]).
+func placeChunks(edgeAt []uint32, k int) []int {
+	n := len(edgeAt) - 1
+	bounds := make([]int, k+1)
+	bounds[k] = n
+	for i := 1; i < k; i++ {
+		target := uint32(uint64(edgeAt[n]) * uint64(i) / uint64(k))
+		bounds[i] = max(bounds[i-1], sort.Search(n, func(p int) bool { return edgeAt[p] >= target }))
+	}
+	return bounds
+}
+
+// parallel runs work on every chunk of places, each on its own core, with
+// a counter per PE that is zero between places.
+func (b *edgeBuild) parallel(work func(lo, hi int, cnt []uint32)) {
+	var wg sync.WaitGroup
+	for k := range len(b.bounds) - 1 {
+		wg.Go(func() { work(b.bounds[k], b.bounds[k+1], make([]uint32, len(b.part.Members))) })
+	}
+	wg.Wait()
+}
+
+// vertices calls f with every place from lo to hi and its vertex.
+func (b *edgeBuild) vertices(lo, hi int, f func(p int, u uint32, home int)) {
+	first, members := b.e.first, b.part.Members
+	q := sort.Search(len(members), func(q int) bool { return int(first[q+1]) > lo })
+	for p := lo; p < hi; p++ {
+		for int(first[q+1]) <= p {
+			q++
 		}
-		e.keys = append(e.keys, k)
+		f(p, members[q][p-int(first[q])], q/b.nP)
 	}
 }
 
-// targets returns the other FPGAs that must receive u's update from FPGA
-// home, as a bit set (see machine.needs): every other FPGA, or only those
-// the filter says hold a neighbour.
-func targets(flt *graph.Filter, u uint32, home, nF int, all uint64) uint64 {
-	m := all &^ (1 << home)
-	if flt == nil {
-		return m
-	}
-	if nF <= 64 {
-		return flt.Row(u)[0] & m
-	}
-	var r uint64
-	for g := 0; g < 64; g++ {
-		if g != home && flt.Has(u, g) {
-			r |= 1 << g
+// count is the first pass over places [lo, hi): each place's number of
+// runs (the distinct PEs of its neighbours) into runAt[p*(nF+1)]. cnt
+// marks the PEs seen by place p with p+1, so it needs no reset.
+func (b *edgeBuild) count(lo, hi int, cnt []uint32) {
+	e, pe := b.e, b.part.PE
+	b.vertices(lo, hi, func(p int, u uint32, _ int) {
+		runs := int32(0)
+		mark := uint32(p + 1)
+		for _, v := range b.g.Neighbors(u) {
+			if cnt[pe[v]] != mark {
+				cnt[pe[v]] = mark
+				runs++
+			}
 		}
-	}
-	return r
+		e.runAt[p*(e.nF+1)] = runs
+	})
+}
+
+// place is the second pass over places [lo, hi): a counting sort of each
+// place's neighbours by PE, stable (neighbours keep their order inside a
+// PE, as in graph.EdgeLayout), that writes the place's runs, its first
+// run on each FPGA, the edges' keys and the FPGAs its update must reach.
+func (b *edgeBuild) place(lo, hi int, cnt []uint32) {
+	e, part := b.e, b.part
+	var used []uint16 // the PEs of the place's runs, ascending
+	b.vertices(lo, hi, func(p int, u uint32, home int) {
+		nbrs := b.g.Neighbors(u)
+		used = used[:0]
+		for _, v := range nbrs {
+			pe := part.PE[v]
+			if cnt[pe] == 0 {
+				used = append(used, pe)
+			}
+			cnt[pe]++
+		}
+		if len(used)*8 > len(cnt) {
+			used = used[:0]
+			for pe, c := range cnt {
+				if c > 0 {
+					used = append(used, uint16(pe))
+				}
+			}
+		} else {
+			slices.Sort(used)
+		}
+		e.mask[p] = e.all &^ (1 << home)
+		if b.filter {
+			e.mask[p] = 0
+		}
+		// cnt becomes the next key position of each PE.
+		at, row := b.edgeAt[p], p*(e.nF+1)
+		r, x := e.runAt[row], 0
+		for i, pe := range used {
+			fp := int(pe) / b.nP
+			for ; x <= fp; x++ {
+				e.runAt[row+x] = r + int32(i)
+			}
+			if b.filter && fp != home {
+				e.mask[p] |= 1 << fp
+			}
+			c := cnt[pe]
+			cnt[pe] = at
+			at += c
+			e.runs[r+int32(i)] = fxRun{end: at, pe: uint32(pe)}
+		}
+		for ; x <= e.nF; x++ {
+			e.runAt[row+x] = r + int32(len(used))
+		}
+		if e.keys != nil {
+			for _, v := range nbrs {
+				pe := part.PE[v]
+				e.keys[cnt[pe]] = part.Local[v] & b.keyMask[pe]
+				cnt[pe]++
+			}
+		}
+		for _, pe := range used {
+			cnt[pe] = 0
+		}
+	})
 }
 
 // place returns the place of local vertex i of PE pe.

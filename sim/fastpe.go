@@ -96,10 +96,14 @@ func (q *fastPE) key() int64 { return max(q.lastT+1, q.release) - q.lastIdx - 1 
 // earlier one with the same key: the vertex for the generated PE's exact
 // detector, the low bits of the local index for the paper's aliased one
 // (fastKeys gives every edge its key). As gather reads one entry per
-// cycle, only the last hold-1 messages can hold the next, so msgPipe
-// keeps those in a window (recent), with a count per bucket of keys so
-// that most messages skip the comparison; a detector deeper than
-// hazardWindow keeps one opening cycle per key instead (slotFree).
+// cycle, only the last hold-1 messages can hold the next. For the exact
+// detector msgPipe keeps those in a window (recent), with a count per
+// bucket of keys so that most messages skip the comparison (and emit can
+// tell that a list meets none of them). The aliased detector, whose keys
+// are a few slots, and an exact one deeper than hazardWindow keep one
+// opening cycle per key instead (slotFree): the cycle after the last read
+// of the key plus hold, which is the same bound, as reads only move
+// forward and a read hold-1 reads back no longer holds anything.
 type msgPipe struct {
 	ring    []int64 // the gather cycle of the last cap entries, oldest at head
 	head    int
@@ -116,7 +120,7 @@ type msgPipe struct {
 	recentHead       int
 	window           int
 	bucket           [64]uint8
-	slotFree         []int64 // by key, when the window is too short
+	slotFree         []int64 // by key, for the aliased detector and when the window is too short
 	msgs             int64
 	stalls           int64 // cycles gather waited on the detector
 }
@@ -140,7 +144,7 @@ func newPipe(depth int, vis int64, hz hazard, members int) msgPipe {
 	}
 	mp.detect = true
 	mp.distinct = hz.exact && hz.hold-1 <= hazardWindow
-	if hz.hold-1 <= hazardWindow {
+	if mp.distinct {
 		mp.window = int(hz.hold - 1)
 		for i := range mp.recentK {
 			mp.recentK[i], mp.recentG[i] = math.MaxUint32, never
@@ -166,11 +170,16 @@ func (mp *msgPipe) push(g int64) {
 // held returns the first cycle from g on in which the detector lets a
 // message with key k through, and records that gather reads it then.
 func (mp *msgPipe) held(g int64, k uint32) int64 {
-	if mp.slotFree != nil {
-		g = max(g, mp.slotFree[k])
-		mp.slotFree[k] = g + mp.hold
+	if s := mp.slotFree; s != nil {
+		g = max(g, s[k])
+		s[k] = g + mp.hold
 		return g
 	}
+	return mp.heldWindow(g, k)
+}
+
+// heldWindow is held for the exact detector's window.
+func (mp *msgPipe) heldWindow(g int64, k uint32) int64 {
 	if mp.bucket[k&63] != 0 {
 		for i := 0; i < mp.window; i++ {
 			if mp.recentK[i] == k {
@@ -257,6 +266,7 @@ func (mp *msgPipe) emit(start int64, n int, keys []uint32, pos, rest int) (first
 // through the loop, the fast model's innermost.
 func (mp *msgPipe) emitHeld(start int64, keys []uint32) (first, last int64) {
 	ring, head, gFree, vis := mp.ring, mp.head, mp.gFree, mp.vis
+	slot, hold := mp.slotFree, mp.hold
 	var stalls int64
 	e := start - 1
 	for i, k := range keys {
@@ -265,7 +275,13 @@ func (mp *msgPipe) emitHeld(start int64, keys []uint32) (first, last int64) {
 			first = e
 		}
 		g := max(gFree, e+vis)
-		h := mp.held(g, k)
+		var h int64
+		if slot != nil {
+			h = max(g, slot[k])
+			slot[k] = h + hold
+		} else {
+			h = mp.heldWindow(g, k)
+		}
 		stalls += h - g
 		ring[head] = h
 		if head++; head == len(ring) {
