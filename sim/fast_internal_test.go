@@ -162,13 +162,6 @@ func TestTakeAtClosedForm(t *testing.T) {
 	}
 }
 
-func sortCycles(c []int64) {
-	for i := 1; i < len(c); i++ {
-		for j := i; j > 0 && c[j] < c[j-1]; j-- {
-			c[j], c[j-1] = c[j-1], c[j]
-		}
-	}
-}
 
 // TestMemRate: memRate's grants per cycle and gap are those of the
 // cycle-level machine's token bucket (refilled by r up to max(r, 1), a
