@@ -200,6 +200,8 @@ type listSplitter struct {
 	start []uint32
 	hit   []uint16
 	dest  []uint64 // the current vertex's arcs' destinations
+	runs  []peRun  // the current chunk's runs
+	at    []uint32
 }
 
 func newListSplitter(nPE int) *listSplitter {
@@ -211,7 +213,7 @@ func newListSplitter(nPE int) *listSplitter {
 // slot) from dest (see destinations).
 func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists, us []uint32, lo int, aoff []uint32, dest destTable) listPiece {
 	nF, nP := part.FPGAs, part.PEs
-	var out listPiece
+	out := listPiece{runs: s.runs[:0], at: s.at[:0]}
 	for i, u := range us {
 		p := lo + i
 		s.hit, s.dest = s.hit[:0], s.dest[:0]
@@ -257,7 +259,10 @@ func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists,
 			}
 		}
 	}
-	return out
+	// The scratch grows to the largest chunk once; the piece is copied
+	// at its size.
+	s.runs, s.at = out.runs, out.at
+	return listPiece{runs: slices.Clone(out.runs), at: slices.Clone(out.at)}
 }
 
 // sortPEs sorts a list of PEs: by insertion when short, as most are.
