@@ -148,6 +148,9 @@ func Export(ctx context.Context, o ExportOptions) (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The images' writers and the reference run make garbage on top of
+	// the graph; collected early, it does not set the export's peak.
+	defer tightCollector()()
 	sys, m, err := Prepare(ctx, o, false)
 	if err != nil {
 		return nil, err
@@ -178,7 +181,7 @@ func Export(ctx context.Context, o ExportOptions) (*Manifest, error) {
 	}
 	files["manifest.json"] = string(mj) + "\n"
 
-	if err := writeProject(ctx, o.Dir, replace, sys.WriteGroups(), sys.WriteFile); err != nil {
+	if err := writeProject(ctx, o.Dir, replace, sys.WriteGroups(), sys.WriteFile, sys.dropShared); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -192,15 +195,16 @@ func WriteProject(ctx context.Context, dir string, replace bool, paths []string,
 	return writeProject(ctx, dir, replace, [][]string{paths}, func(w io.Writer, p string) error {
 		_, err := io.WriteString(w, files[p])
 		return err
-	})
+	}, nil)
 }
 
 // writeProject writes the files of groups with write (the memory images
 // are streamed, not held) into a temporary folder and renames it into
 // place, as WriteProject: group after group, the files of a group on
-// every core (see System.WriteGroups). Each file's bytes depend on its
-// path only, so the project is the same whatever the order.
-func writeProject(ctx context.Context, dir string, replace bool, groups [][]string, write func(w io.Writer, p string) error) error {
+// every core (see System.WriteGroups), calling written (when not nil)
+// after the first group. Each file's bytes depend on its path only, so the
+// project is the same whatever the order.
+func writeProject(ctx context.Context, dir string, replace bool, groups [][]string, write func(w io.Writer, p string) error, written func()) error {
 	if err := os.MkdirAll(filepath.Dir(filepath.Clean(dir)), 0o755); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
@@ -209,9 +213,12 @@ func writeProject(ctx context.Context, dir string, replace bool, groups [][]stri
 		return fmt.Errorf("export: %w", err)
 	}
 	defer d.Discard()
-	for _, paths := range groups {
+	for i, paths := range groups {
 		if err := writeFiles(ctx, d, paths, write); err != nil {
 			return err
+		}
+		if i == 0 && written != nil {
+			written()
 		}
 	}
 	if err := d.Commit(replace); err != nil {

@@ -32,11 +32,6 @@ type tables struct {
 	words, base []int
 	edges       []int  // edges per PE
 	unit        uint64 // the edge data of an unweighted graph's edges
-	// chunks cuts the vertices into pieces of about equal arc counts, one
-	// per worker: piece w is vertices [chunks[w], chunks[w+1]), and
-	// chunkEdges[w][pe] its arcs to PE pe.
-	chunks     []int
-	chunkEdges [][]int
 
 	mu      sync.Mutex
 	fpga    int               // the FPGA whose lists are held
@@ -85,31 +80,30 @@ func checkTables(k *kernel.Kernel, g *graph.Graph) error {
 // edges (the arcs whose target it holds) and, with epw > 0 edges per
 // off-chip word, the words of its lists (each vertex's list on the PE
 // starts on a word). The vertices are cut into chunks of about equal arc
-// counts, one per worker, whose counts fpgaArcs reuses; the sums are
-// integers, the same for any number of workers.
+// counts, one per worker; the sums are integers, the same for any number
+// of workers.
 func (t *tables) countLists(epw int) {
 	g, p := t.g, t.p
 	npe, n := p.NumPEs(), g.NumVertices()
 	workers := min(runtime.GOMAXPROCS(0), len(g.Adj)/(1<<16)+1)
-	t.chunks = make([]int, workers+1)
+	chunks := make([]int, workers+1)
 	for w := 1; w <= workers; w++ {
 		target := uint32(uint64(len(g.Adj)) * uint64(w) / uint64(workers))
-		t.chunks[w] = max(t.chunks[w-1], sort.Search(n, func(v int) bool { return g.Offsets[v] >= target }))
+		chunks[w] = max(chunks[w-1], sort.Search(n, func(v int) bool { return g.Offsets[v] >= target }))
 	}
-	t.chunks[workers] = n
-	t.chunkEdges = make([][]int, workers)
-	words := make([][]int, workers)
+	chunks[workers] = n
+	edges, words := make([][]int, workers), make([][]int, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
-		lo, hi := t.chunks[w], t.chunks[w+1]
-		t.chunkEdges[w], words[w] = make([]int, npe), make([]int, npe)
-		wg.Go(func() { countChunk(g, p, lo, hi, epw, t.chunkEdges[w], words[w]) })
+		lo, hi := chunks[w], chunks[w+1]
+		edges[w], words[w] = make([]int, npe), make([]int, npe)
+		wg.Go(func() { countChunk(g, p, lo, hi, epw, edges[w], words[w]) })
 	}
 	wg.Wait()
 	t.edges, t.words = make([]int, npe), make([]int, npe)
 	for w := range workers {
 		for pe := range npe {
-			t.edges[pe] += t.chunkEdges[w][pe]
+			t.edges[pe] += edges[w][pe]
 			t.words[pe] += words[w][pe]
 		}
 	}
@@ -176,55 +170,9 @@ func (t *tables) lists(f int) *graph.EdgeLayout {
 	}
 	t.layout = nil
 	collect() // the previous FPGA's lists, or the garbage of the setup
-	t.fpga, t.layout = f, graph.NewEdgeLayout(t.fpgaArcs(f), t.p)
+	t.fpga, t.layout = f, graph.NewEdgeLayoutOf(t.g, t.p, f*t.p.PEs, (f+1)*t.p.PEs)
 	t.layouts++
 	return t.layout
-}
-
-// fpgaArcs returns g restricted to the arcs whose target FPGA f holds, in
-// g's order: its edge layout holds the same lists of f's PEs as the whole
-// graph's, since a vertex's list on a PE keeps the CSR's order. Each
-// worker copies the arcs of one chunk of vertices straight to their place
-// (countLists counted them). A one-FPGA system's is g itself.
-func (t *tables) fpgaArcs(f int) *graph.Graph {
-	g, p := t.g, t.p
-	if p.FPGAs == 1 {
-		return g
-	}
-	lo, hi := uint16(f*p.PEs), uint16((f+1)*p.PEs)
-	at := make([]int, len(t.chunks)) // where each chunk's arcs start
-	for w, c := range t.chunkEdges {
-		at[w+1] = at[w]
-		for pe := lo; pe < hi; pe++ {
-			at[w+1] += c[pe]
-		}
-	}
-	n, total := g.NumVertices(), at[len(at)-1]
-	sub := &graph.Graph{Name: g.Name, Directed: g.Directed, Offsets: make([]uint32, n+1), Adj: make([]uint32, total)}
-	if g.Weights != nil {
-		sub.Weights = make([]uint32, total)
-	}
-	var wg sync.WaitGroup
-	for w := range t.chunkEdges {
-		wg.Go(func() {
-			k := uint32(at[w])
-			for u := t.chunks[w]; u < t.chunks[w+1]; u++ {
-				s, e := g.Offsets[u], g.Offsets[u+1]
-				for i, v := range g.Adj[s:e] {
-					if pe := p.PE[v]; pe >= lo && pe < hi {
-						sub.Adj[k] = v
-						if sub.Weights != nil {
-							sub.Weights[k] = g.Weights[s+uint32(i)]
-						}
-						k++
-					}
-				}
-				sub.Offsets[u+1] = k
-			}
-		})
-	}
-	wg.Wait()
-	return sub
 }
 
 // index calls f for the edge-index entry of every vertex of the graph on

@@ -170,15 +170,24 @@ func generate(spec GenSpec, wt *watch) (*Graph, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
+	if spec.Kind == KindRMAT && spec.MaxWeight == 0 {
+		g, err := genRMAT(spec, wt)
+		if err != nil {
+			return nil, err
+		}
+		g.Name = spec.String()
+		collectScratch(g)
+		return g, nil
+	}
 	b := NewBuilder(spec.numVertices(), spec.Directed, spec.MaxWeight > 0)
 	b.watch = wt
 	w := newGenWeigher(spec.Seed, spec.MaxWeight)
 	r := rand.NewPCG(spec.Seed, genStreamTopology)
 	switch spec.Kind {
+	case KindRMAT:
+		rmatEdges(spec, b)
 	case KindUniform:
 		genUniform(spec, b, r, w)
-	case KindRMAT:
-		genRMAT(spec, b)
 	case KindLayered:
 		genLayered(spec, b, r, w)
 	case KindLine:

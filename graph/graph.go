@@ -275,16 +275,19 @@ func (b *Builder) Build(name string) (*Graph, error) {
 		return nil, err
 	}
 	g.SelfLoops += b.selfLoops
+	collectScratch(g)
+	return g, nil
+}
+
+// collectScratch collects a large graph's build scratch (the per-core
+// positions, and a Builder's array of arcs), garbage once the graph is
+// made: collected here, its memory is what the caller's next allocations
+// reuse (a simulation's setup, a reference run), where the collector would
+// otherwise let the heap grow to twice the build's peak first.
+func collectScratch(g *Graph) {
 	if len(g.Adj) >= collectAfterArcs {
-		// The build's scratch (an array of arcs and the per-core
-		// positions) is garbage now, as large as the graph: collected
-		// here, its memory is what the caller's next allocations reuse
-		// (a simulation's setup, a reference run), where the collector
-		// would otherwise let the heap grow to twice the build's peak
-		// first.
 		runtime.GC()
 	}
-	return g, nil
 }
 
 // collectAfterArcs is the graph size from which Build collects its

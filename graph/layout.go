@@ -45,47 +45,66 @@ type EdgeLayout struct {
 // partition of g; a partition of another graph is a programming error and
 // panics.
 func NewEdgeLayout(g *Graph, p *Partition) *EdgeLayout {
+	return NewEdgeLayoutOf(g, p, 0, p.NumPEs())
+}
+
+// NewEdgeLayoutOf is NewEdgeLayout restricted to the arcs whose target
+// lives on a global PE in [lo, hi) (one FPGA's, say): the lists of those
+// PEs are the whole layout's, and the other PEs hold none. It takes the
+// arcs of those PEs only, without a copy of g restricted to them.
+func NewEdgeLayoutOf(g *Graph, p *Partition, lo, hi int) *EdgeLayout {
 	n := g.NumVertices()
 	if len(p.PE) != n {
 		panic(fmt.Sprintf("graph: NewEdgeLayout: partition of %d vertices for a graph of %d", len(p.PE), n))
 	}
-	arcs := len(g.Adj)
 	nPE := p.NumPEs()
-	l := &EdgeLayout{
-		numPE:  nPE,
-		runOff: make([]uint32, n+1),
-		adj:    make([]uint32, arcs),
-	}
-	if g.Weights != nil {
-		l.weights = make([]uint32, arcs)
-	}
+	lo, hi = max(lo, 0), min(hi, nPE)
+	l := &EdgeLayout{numPE: nPE, runOff: make([]uint32, n+1)}
 
 	// Split the vertices into chunks of about equal arc counts. A first
 	// pass counts every vertex's runs (the distinct PEs of its
-	// neighbours), so the runs are written in place by the second, which
-	// reorders the arcs: no per-worker lists to grow and copy, which took
-	// as much memory again as the runs themselves.
+	// neighbours) and every chunk's arcs, so the runs and arcs are written
+	// in place by the second, which reorders the arcs: no per-worker lists
+	// to grow and copy, which took as much memory again as the runs
+	// themselves.
 	const minArcsPerWorker = 1 << 16
-	workers := min(runtime.GOMAXPROCS(0), arcs/minArcsPerWorker+1)
+	workers := min(runtime.GOMAXPROCS(0), len(g.Adj)/minArcsPerWorker+1)
 	bounds := arcChunks(g, workers)
-	parallel := func(work func(lo, hi int, cnt []uint32)) {
+	at := make([]uint32, workers+1) // where each chunk's arcs start
+	parallel := func(work func(k int, cnt []uint32)) {
 		var wg sync.WaitGroup
 		for k := range workers {
-			wg.Go(func() { work(bounds[k], bounds[k+1], make([]uint32, nPE)) })
+			wg.Go(func() { work(k, make([]uint32, nPE)) })
 		}
 		wg.Wait()
 	}
-	parallel(func(lo, hi int, cnt []uint32) { l.countRuns(g, p, lo, hi, cnt) })
+	sel := peRange{uint16(lo), uint32(hi - lo)}
+	parallel(func(k int, cnt []uint32) { at[k+1] = l.countRuns(g, p, sel, bounds[k], bounds[k+1], cnt) })
+	for k := range workers {
+		at[k+1] += at[k]
+	}
 	for u := range n {
 		l.runOff[u+1] += l.runOff[u]
 	}
 	total := int(l.runOff[n])
 	l.runPE = make([]uint16, total)
 	l.runEnd = make([]uint32, total)
-	parallel(func(lo, hi int, cnt []uint32) { l.placeRuns(g, p, lo, hi, cnt) })
+	l.adj = make([]uint32, at[workers])
+	if g.Weights != nil {
+		l.weights = make([]uint32, at[workers])
+	}
+	parallel(func(k int, cnt []uint32) { l.placeRuns(g, p, sel, bounds[k], bounds[k+1], at[k], cnt) })
 	l.countPerPE()
 	return l
 }
+
+// peRange selects the global PEs [lo, lo+n).
+type peRange struct {
+	lo uint16
+	n  uint32
+}
+
+func (r peRange) has(pe uint16) bool { return uint32(pe-r.lo) < r.n }
 
 // arcChunks splits the vertices into workers chunks of about equal arc
 // counts: chunk k is vertices [bounds[k], bounds[k+1]).
@@ -101,60 +120,71 @@ func arcChunks(g *Graph, workers int) []int {
 }
 
 // countRuns is the first pass over vertices [lo, hi): each vertex's
-// number of runs (distinct PEs among its neighbours) into runOff[u+1].
-// cnt, one counter per PE, is all zero between vertices; the second loop
-// over a vertex's neighbours resets what the first set.
-func (l *EdgeLayout) countRuns(g *Graph, p *Partition, lo, hi int, cnt []uint32) {
+// number of runs (distinct PEs of sel among its neighbours) into
+// runOff[u+1]; it returns the arcs to sel's PEs. cnt, one counter per PE,
+// is all zero between vertices; the second loop over a vertex's neighbours
+// resets what the first set.
+func (l *EdgeLayout) countRuns(g *Graph, p *Partition, sel peRange, lo, hi int, cnt []uint32) uint32 {
+	arcs := uint32(0)
 	for u := lo; u < hi; u++ {
 		nbrs := g.Adj[g.Offsets[u]:g.Offsets[u+1]]
 		runs := uint32(0)
 		for _, v := range nbrs {
-			if cnt[p.PE[v]] == 0 {
+			pe := p.PE[v]
+			if !sel.has(pe) {
+				continue
+			}
+			if cnt[pe] == 0 {
 				runs++
 			}
-			cnt[p.PE[v]] = 1
+			cnt[pe] = 1
+			arcs++
 		}
 		for _, v := range nbrs {
 			cnt[p.PE[v]] = 0
 		}
 		l.runOff[u+1] = runs
 	}
+	return arcs
 }
 
-// placeRuns is the second pass over vertices [lo, hi): a counting sort
-// per vertex by destination PE, stable, so neighbours stay ascending
-// inside a PE, and O(degree + distinct PEs) instead of a comparison sort
-// of the list. It writes the runs at runOff[u] and the reordered arcs
-// (and weights) in place of the vertex's CSR range.
-func (l *EdgeLayout) placeRuns(g *Graph, p *Partition, lo, hi int, cnt []uint32) {
+// placeRuns is the second pass over vertices [lo, hi), whose arcs to sel's
+// PEs start at at: a counting sort per vertex by destination PE, stable,
+// so neighbours stay ascending inside a PE, and O(degree + distinct PEs)
+// instead of a comparison sort of the list. It writes the runs at
+// runOff[u] and the reordered arcs (and weights).
+func (l *EdgeLayout) placeRuns(g *Graph, p *Partition, sel peRange, lo, hi int, at uint32, cnt []uint32) {
 	var used []uint16 // the PEs touched, to reset them
 	for u := lo; u < hi; u++ {
 		s, e := g.Offsets[u], g.Offsets[u+1]
-		if s == e {
+		if l.runOff[u] == l.runOff[u+1] {
 			continue
 		}
 		nbrs := g.Adj[s:e]
 		used = used[:0]
 		for _, v := range nbrs {
 			pe := p.PE[v]
+			if !sel.has(pe) {
+				continue
+			}
 			if cnt[pe] == 0 {
 				used = append(used, pe)
 			}
 			cnt[pe]++
 		}
-		if len(used)*8 > l.numPE {
+		if len(used)*8 > int(sel.n) {
 			// Dense: collect the PEs in order by scanning.
 			used = used[:0]
-			for pe, x := range cnt {
+			for pe, x := range cnt[sel.lo : uint32(sel.lo)+sel.n] {
 				if x > 0 {
-					used = append(used, uint16(pe))
+					used = append(used, sel.lo+uint16(pe))
 				}
 			}
 		} else {
 			slices.Sort(used)
 		}
 		// cnt becomes the next write position of each PE.
-		at, r := s, l.runOff[u]
+		r := l.runOff[u]
 		for i, pe := range used {
 			size := cnt[pe]
 			cnt[pe] = at
@@ -164,6 +194,9 @@ func (l *EdgeLayout) placeRuns(g *Graph, p *Partition, lo, hi int, cnt []uint32)
 		}
 		for i, v := range nbrs {
 			pe := p.PE[v]
+			if !sel.has(pe) {
+				continue
+			}
 			l.adj[cnt[pe]] = v
 			if l.weights != nil {
 				l.weights[cnt[pe]] = g.Weights[s+uint32(i)]

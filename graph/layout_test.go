@@ -214,6 +214,57 @@ func TestEdgeLayoutMatchesBruteForce(t *testing.T) {
 	}
 }
 
+// TestEdgeLayoutOfMatchesWhole: the layout restricted to a range of PEs
+// (one FPGA's, a single PE, every PE, none) holds the same lists of those
+// PEs as the whole layout, none of the others, and the same per-PE counts
+// of those PEs, on one CPU and several.
+func TestEdgeLayoutOfMatchesWhole(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	big := ptRMAT(t, 14, 16, 5, true, true)
+	cases := append(ltCases(t), ltCase{"rmat 14 directed weighted 3x7", big, graph.PartitionOptions{FPGAs: 3, PEs: 7}})
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := graph.NewPartition(context.Background(), c.g, c.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			whole := graph.NewEdgeLayout(c.g, p)
+			nPE := p.NumPEs()
+			ranges := [][2]int{{0, nPE}, {0, 0}, {nPE - 1, nPE}, {-3, nPE + 4}}
+			for f := range p.FPGAs {
+				ranges = append(ranges, [2]int{f * p.PEs, (f + 1) * p.PEs})
+			}
+			for _, procs := range []int{1, 4} {
+				runtime.GOMAXPROCS(procs)
+				for _, r := range ranges {
+					l := graph.NewEdgeLayoutOf(c.g, p, r[0], r[1])
+					edges, index := l.EdgesPerPE(), l.IndexEntriesPerPE()
+					for pe := range nPE {
+						in := pe >= r[0] && pe < r[1]
+						wantE, wantI := 0, 0
+						if in {
+							wantE, wantI = whole.EdgesPerPE()[pe], whole.IndexEntriesPerPE()[pe]
+						}
+						if edges[pe] != wantE || index[pe] != wantI {
+							t.Fatalf("PEs %v on %d CPUs: PE %d holds %d edges, %d entries; want %d, %d", r, procs, pe, edges[pe], index[pe], wantE, wantI)
+						}
+						for u := range uint32(c.g.NumVertices()) {
+							n1, w1 := l.Local(pe, u)
+							n2, w2 := whole.Local(pe, u)
+							if !in {
+								n2, w2 = nil, nil
+							}
+							if !slices.Equal(n1, n2) || !slices.Equal(w1, w2) || (n1 == nil) != (n2 == nil) {
+								t.Fatalf("PEs %v on %d CPUs: Local(%d, %d) = %v %v, want %v %v", r, procs, pe, u, n1, w1, n2, w2)
+							}
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
 // TestEdgeLayoutParallelMatchesSerial builds a layout big enough to be
 // split over several workers and checks that it equals the one built on one
 // CPU, and that every run holds exactly its PE's neighbours.

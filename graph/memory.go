@@ -19,8 +19,11 @@ import (
 const (
 	bytesPerDrawUndirected = 16
 	bytesPerDrawDirected   = 16
-	bytesPerWeightedDraw   = 16 // extra, undirected or directed
-	bytesPerVertex         = 16 // offsets, the scramble permutation, slack
+	// An unweighted R-MAT graph is built in its draws' array (rmatBuild):
+	// two words per draw, the arcs'.
+	bytesPerDrawInPlace  = 8
+	bytesPerWeightedDraw = 16 // extra, undirected or directed
+	bytesPerVertex       = 16 // offsets, the scramble permutation, slack
 	// A text file costs about five times its size: the labels of every
 	// line as uint64 pairs, the label map, then the arrays.
 	bytesPerFileByte = 5
@@ -43,7 +46,10 @@ func (g GenSpec) memoryEstimate() uint64 {
 		draws = r*(c-1) + c*(r-1) + (r-1)*(c-1)
 	}
 	per := float64(bytesPerDrawUndirected)
-	if g.Directed {
+	switch {
+	case g.Kind == KindRMAT && g.MaxWeight == 0:
+		per = bytesPerDrawInPlace
+	case g.Directed:
 		per = bytesPerDrawDirected
 	}
 	if g.MaxWeight > 0 {

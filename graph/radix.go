@@ -33,6 +33,21 @@ func newIDSorter(n int) *idSorter {
 	return &idSorter{width: width, passes: passes, count: make([]uint32, passes<<width)}
 }
 
+// sortInPlace sorts l, through scratch (grown as needed) when it is long
+// enough for digits.
+func (s *idSorter) sortInPlace(l []uint32, scratch *[]uint32) {
+	if len(l) < s.min() {
+		slices.Sort(l)
+		return
+	}
+	if cap(*scratch) < len(l) {
+		*scratch = make([]uint32, len(l))
+	}
+	tmp := (*scratch)[:len(l)]
+	copy(tmp, l)
+	s.sortInto(tmp, l)
+}
+
 // sortInto leaves the ids of l, sorted, in dst (of the same length, not
 // overlapping l) and l in any order.
 func (s *idSorter) sortInto(l, dst []uint32) {

@@ -4,72 +4,15 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
-	"runtime"
-	"sync"
-	"sync/atomic"
 )
 
-// rmatChunk is the number of R-MAT draws a goroutine makes at a time. Draw
-// i always uses the outputs i·p .. i·p+p-1 of the one topology stream (p
-// outputs per draw), and a chunk starts its own copy of the stream there by
-// jumping ahead, so the graph is the one a single goroutine drawing in
-// order makes, whatever the number of goroutines or the chunk size.
-var rmatChunk = 1 << 16
-
-// genRMAT draws ef·2^scale edges. Level k (from the most significant bit)
-// takes 32 random bits, compared with fixed-point thresholds: the low half
-// of a PCG output for even k, the high half for odd k, so one output serves
-// two levels. The comparisons are branch-free: for r, t < 2^63, (t-1-r)>>63
-// is 1 exactly when r >= t; the quadrant q = [r >= a] + [r >= a+b] +
-// [r >= a+b+c] gives the source bit q>>1 and the target bit q&1.
-//
-// The draws are made in chunks on every core, into the Builder's edge
-// pairs, self-loops included (Build drops and counts them); the weights,
-// one per draw from their own stream, are drawn on one more goroutine
-// meanwhile, since a bounded draw's rejections make their stream positions
-// unknown in advance.
-func genRMAT(s GenSpec, b *Builder) {
-	m := s.EdgeFactor << s.Scale
-	d := newRMATDrawer(s)
-	e := make([]uint32, 2*m)
-	var wts []uint32
-	c := &crew{w: b.watch, stage: "drawing edges", total: int64(m)}
-	var wg sync.WaitGroup
-	if s.MaxWeight > 0 {
-		wts = make([]uint32, m)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w := newGenWeigher(s.Seed, s.MaxWeight)
-			for i := range wts {
-				if i%tick == 0 && c.stop.Load() {
-					return
-				}
-				wts[i] = w.next()
-			}
-		}()
-	}
-	chunks := (m + rmatChunk - 1) / rmatChunk
-	var next atomic.Int64
-	start := u128{s.Seed, genStreamTopology}
-	c.run(max(1, min(runtime.GOMAXPROCS(0), chunks)), func(k int) {
-		for {
-			ch := int(next.Add(1) - 1)
-			if ch >= chunks {
-				return
-			}
-			lo, hi := ch*rmatChunk, min(m, (ch+1)*rmatChunk)
-			d.draw(pcgJump(start, uint64(lo)*d.perDraw), e[2*lo:2*hi])
-			if !c.step(k, hi-lo) {
-				return
-			}
-		}
-	})
-	wg.Wait()
-	b.e, b.w, b.loops = e, wts, true
-}
-
-// rmatDrawer holds what every draw of one R-MAT spec shares.
+// rmatDrawer draws R-MAT edges: ef·2^scale of them for a spec. Level k
+// of a draw (from the most significant bit) takes 32 random bits,
+// compared with fixed-point thresholds: the low half of a PCG output for
+// even k, the high half for odd k, so one output serves two levels. The
+// comparisons are branch-free: for r, t < 2^63, (t-1-r)>>63 is 1 exactly
+// when r >= t; the quadrant q = [r >= a] + [r >= a+b] + [r >= a+b+c] gives
+// the source bit q>>1 and the target bit q&1.
 type rmatDrawer struct {
 	pairs         int
 	odd           bool
@@ -102,11 +45,11 @@ func newRMATDrawer(s GenSpec) *rmatDrawer {
 }
 
 // draw fills e with len(e)/2 draws (source, target pairs) from the PCG
-// stream whose state is st. The generator is math/rand/v2's PCG written out
+// stream whose state is st and returns the state after them. The generator is math/rand/v2's PCG written out
 // with its state in registers (TestPCGStep checks that the outputs are the
 // same); the permutation is applied in a second loop, whose loads are
 // independent, so that the processor overlaps their cache misses.
-func (d *rmatDrawer) draw(st u128, e []uint32) {
+func (d *rmatDrawer) draw(st u128, e []uint32) u128 {
 	tA, tAB, tABC, pairs := d.tA, d.tAB, d.tABC, d.pairs
 	hi, lo := st.hi, st.lo
 	for i := 0; i+1 < len(e); i += 2 {
@@ -136,6 +79,7 @@ func (d *rmatDrawer) draw(st u128, e []uint32) {
 			e[i] = perm[x]
 		}
 	}
+	return u128{hi, lo}
 }
 
 // pcgStep advances the PCG state hi, lo by one step and returns the new

@@ -31,11 +31,12 @@ type peLists struct {
 	runs  []peRun
 	// loc holds the local index of every neighbour (the exact detector)
 	// or slot its detector slot (the aliased one), list after list in
-	// sweep order, grouped by run, and at the position there of every
-	// run's first; nil when the detector does not need them.
-	loc  []uint32
-	slot []uint8
-	at   []uint32
+	// sweep order, grouped by run, and arcAt[p*nF+f] the position there
+	// of the first arc of the runs bound[p*nF+f] starts; nil when the
+	// detector does not need them.
+	loc   []uint32
+	slot  []uint8
+	arcAt []uint32
 }
 
 // peRun is the part of a vertex's list that one PE holds.
@@ -55,19 +56,16 @@ func newPELists(g *graph.Graph, part *graph.Partition, h Hazard) *peLists {
 	pl := &peLists{nF: nF, rank: make([]uint32, nV), bound: make([]uint32, nV*nF+1)}
 	withLocal := h.Hold > 1
 	var aoff []uint32 // per rank: where its list starts in loc or slot
-	var masks []uint32
 	switch {
 	case withLocal && h.Slots > 0:
 		pl.slot = make([]uint8, g.NumArcs())
-		masks = make([]uint32, part.NumPEs())
-		for q, m := range part.Members {
-			masks[q] = uint32(h.slotsFor(len(m)) - 1)
-		}
 	case withLocal:
 		pl.loc = make([]uint32, g.NumArcs())
 	}
+	dest := destinations(part, h)
 	if withLocal {
 		aoff = make([]uint32, nV)
+		pl.arcAt = make([]uint32, nV*nF)
 	}
 	var arcs uint32
 	for p, u := range order {
@@ -92,7 +90,7 @@ func newPELists(g *graph.Graph, part *graph.Partition, h Hazard) *peLists {
 					return
 				}
 				lo, hi := c*listChunk, min((c+1)*listChunk, nV)
-				runs[c] = s.split(g, part, pl, order[lo:hi], lo, aoff, masks)
+				runs[c] = s.split(g, part, pl, order[lo:hi], lo, aoff, dest)
 			}
 		}()
 	}
@@ -102,9 +100,6 @@ func newPELists(g *graph.Graph, part *graph.Partition, h Hazard) *peLists {
 		total += len(r.runs)
 	}
 	pl.runs = make([]peRun, 0, total)
-	if withLocal {
-		pl.at = make([]uint32, 0, total)
-	}
 	for c, r := range runs {
 		// bound holds each vertex's runs from its chunk's start so far.
 		base := uint32(len(pl.runs))
@@ -112,7 +107,6 @@ func newPELists(g *graph.Graph, part *graph.Partition, h Hazard) *peLists {
 			pl.bound[i] += base
 		}
 		pl.runs = append(pl.runs, r.runs...)
-		pl.at = append(pl.at, r.at...)
 	}
 	pl.bound[nV*nF] = uint32(len(pl.runs))
 	return pl
@@ -141,7 +135,60 @@ func sweepOrder(part *graph.Partition) []uint32 {
 // listPiece is the runs of one chunk of vertices.
 type listPiece struct {
 	runs []peRun
-	at   []uint32
+}
+
+// destTable holds, for every vertex, what an arc into it needs: its PE
+// above bit shift and, for the hazard detector, its local index or its
+// detector slot below; one read per arc instead of one per table, from a
+// table of two bytes per vertex where the PE and the slot fit (the
+// lookups miss the cache on large graphs).
+type destTable struct {
+	narrow []uint16
+	wide   []uint64
+	shift  uint
+}
+
+func destinations(part *graph.Partition, h Hazard) destTable {
+	switch {
+	case h.Hold <= 1:
+		return destTable{narrow: part.PE}
+	case h.Slots > 0:
+		masks := make([]uint16, part.NumPEs())
+		for q, m := range part.Members {
+			masks[q] = uint16(h.slotsFor(len(m)) - 1)
+		}
+		if part.NumPEs() <= 1<<8 && h.Slots <= 1<<8 {
+			t := destTable{narrow: make([]uint16, len(part.PE)), shift: 8}
+			for v, q := range part.PE {
+				t.narrow[v] = q<<8 | uint16(part.Local[v])&masks[q]
+			}
+			return t
+		}
+		t := destTable{wide: make([]uint64, len(part.PE)), shift: 32}
+		for v, q := range part.PE {
+			t.wide[v] = uint64(q)<<32 | uint64(uint16(part.Local[v])&masks[q])
+		}
+		return t
+	}
+	t := destTable{wide: make([]uint64, len(part.PE)), shift: 32}
+	for v, q := range part.PE {
+		t.wide[v] = uint64(q)<<32 | uint64(part.Local[v])
+	}
+	return t
+}
+
+// gatherDest counts the arcs into nbrs per PE and appends their
+// destinations to s.dest.
+func gatherDest[T uint16 | uint64](s *listSplitter, nbrs []uint32, dest []T, shift uint) {
+	for _, v := range nbrs {
+		d := uint64(dest[v])
+		q := uint16(d >> shift)
+		if s.cnt[q] == 0 {
+			s.hit = append(s.hit, q)
+		}
+		s.cnt[q]++
+		s.dest = append(s.dest, d)
+	}
 }
 
 // listSplitter is one worker's scratch space.
@@ -149,6 +196,8 @@ type listSplitter struct {
 	cnt   []uint32 // per PE: the current vertex's edges there
 	start []uint32
 	hit   []uint16
+	dest  []uint64 // the current vertex's arcs' destinations
+	runs  []peRun  // the current chunk's runs
 }
 
 func newListSplitter(nPE int) *listSplitter {
@@ -156,21 +205,18 @@ func newListSplitter(nPE int) *listSplitter {
 }
 
 // split returns the runs of the vertices of ranks lo on (us) and sets
-// their bounds (from the chunk's start) and, with aoff, their loc (or,
-// with masks, their slot).
-func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists, us []uint32, lo int, aoff, masks []uint32) listPiece {
-	pe, nF, nP := part.PE, part.FPGAs, part.PEs
-	var out listPiece
+// their bounds (from the chunk's start) and, with aoff, their loc (or
+// slot) from dest (see destinations).
+func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists, us []uint32, lo int, aoff []uint32, dest destTable) listPiece {
+	nF, nP := part.FPGAs, part.PEs
+	out := listPiece{runs: s.runs[:0]}
 	for i, u := range us {
 		p := lo + i
-		nbrs := g.Neighbors(u)
-		s.hit = s.hit[:0]
-		for _, v := range nbrs {
-			q := pe[v]
-			if s.cnt[q] == 0 {
-				s.hit = append(s.hit, q)
-			}
-			s.cnt[q]++
+		s.hit, s.dest = s.hit[:0], s.dest[:0]
+		if dest.narrow != nil {
+			gatherDest(s, g.Neighbors(u), dest.narrow, dest.shift)
+		} else {
+			gatherDest(s, g.Neighbors(u), dest.wide, dest.shift)
 		}
 		sortPEs(s.hit)
 		var off uint32
@@ -181,11 +227,11 @@ func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists,
 		for _, q := range s.hit {
 			for ; f <= int(q)/nP; f++ {
 				pl.bound[p*nF+f] = uint32(len(out.runs))
+				if aoff != nil {
+					pl.arcAt[p*nF+f] = off
+				}
 			}
 			out.runs = append(out.runs, peRun{pe: q, n: s.cnt[q]})
-			if aoff != nil {
-				out.at = append(out.at, off)
-			}
 			s.start[q] = off
 			off += s.cnt[q]
 			s.cnt[q] = 0
@@ -193,19 +239,26 @@ func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists,
 		for ; f < nF; f++ {
 			pl.bound[p*nF+f] = uint32(len(out.runs))
 		}
-		if aoff != nil {
-			for _, v := range nbrs {
-				q := pe[v]
-				if masks != nil {
-					pl.slot[s.start[q]] = uint8(part.Local[v] & masks[q])
-				} else {
-					pl.loc[s.start[q]] = part.Local[v]
-				}
+		switch {
+		case aoff == nil:
+		case pl.slot != nil:
+			for _, d := range s.dest {
+				q := uint16(d >> dest.shift)
+				pl.slot[s.start[q]] = uint8(d)
+				s.start[q]++
+			}
+		default:
+			for _, d := range s.dest {
+				q := uint16(d >> dest.shift)
+				pl.loc[s.start[q]] = uint32(d)
 				s.start[q]++
 			}
 		}
 	}
-	return out
+	// The scratch grows to the largest chunk once; the piece is copied
+	// at its size.
+	s.runs = out.runs
+	return listPiece{runs: slices.Clone(out.runs)}
 }
 
 // sortPEs sorts a list of PEs: by insertion when short, as most are.
@@ -226,4 +279,12 @@ func sortPEs(x []uint16) {
 func (pl *peLists) on(p uint32, f int) (lo, hi uint32) {
 	i := int(p)*pl.nF + f
 	return pl.bound[i], pl.bound[i+1]
+}
+
+// arcsOn returns where the arcs of those runs start in loc or slot.
+func (pl *peLists) arcsOn(p uint32, f int) uint32 {
+	if pl.arcAt == nil {
+		return 0
+	}
+	return pl.arcAt[int(p)*pl.nF+f]
 }

@@ -23,7 +23,8 @@ import (
 // become ready, and the links and the memory are left to their own
 // bounds (see Predict).
 
-// msgRing bounds the message FIFO's slots the recursion follows.
+// msgRing bounds the message FIFO's slots the recursion follows (a power
+// of two: indices wrap with a mask).
 const msgRing = 64
 
 // lockstep is the recursion's state for one superstep.
@@ -39,8 +40,9 @@ type lockstep struct {
 	step uint32
 	// want[f] lists the items FPGA f's crossbar moves; heads is scratch
 	// space for its segments by home FPGA.
-	want [][]int32
-	segs []segment
+	want  [][]int32
+	segs  []segment
+	nexts []nextItem
 }
 
 // crossbar is one FPGA's crossbar.
@@ -97,6 +99,11 @@ type lane struct {
 	words  int64
 	popped []int64 // off-chip: pop cycles of the last InFlight words
 	pop    int     // the slot of popped the next word uses (words mod InFlight)
+	// loc or slot is the list the lane walks, when the detector needs
+	// its destinations (the exact detector their local indices, the
+	// aliased one their slots).
+	loc  []uint32
+	slot []uint8
 }
 
 func newLockstep(w *profiler) *lockstep {
@@ -161,11 +168,11 @@ func (lk *lockstep) run(senders []uint32) {
 	lk.route(items)
 	lk.schedule(items, func(f int, it readyItem, at int64) {
 		if it.barrier {
-			lk.move(f, at, 0, 0)
+			lk.move(f, at, 0, 0, 0)
 			return
 		}
 		lo, hi := lk.lists.on(it.rank, f)
-		lk.move(f, at, lo, hi)
+		lk.move(f, at, lo, hi, lk.lists.arcsOn(it.rank, f))
 	})
 	for f := range lk.lanes {
 		x := &lk.xb[f]
@@ -262,7 +269,7 @@ func (lk *lockstep) schedule(items []readyItem, move func(f int, it readyItem, a
 			for j < len(want) && homeOf(items[want[j]]) == h {
 				j++
 			}
-			sg.pos, sg.end, sg.fwd = i, j, i
+			sg.start, sg.pos, sg.end, sg.fwd = i, i, j, i
 			if h != f {
 				if cap(sg.arr) < j-i {
 					sg.arr = make([]int64, j-i)
@@ -287,7 +294,7 @@ func (lk *lockstep) schedule(items []readyItem, move func(f int, it readyItem, a
 		remoteAt := int64(math.MaxInt64)
 		for h := 0; h < nF; h++ {
 			if sg := &segs[f*nF+h]; h != f && sg.pos < sg.fwd {
-				if at := sg.arr[sg.pos-segStart(segs, f, h, nF)]; at < remoteAt {
+				if at := sg.arr[sg.pos-sg.start]; at < remoteAt {
 					remote, remoteAt = sg, at
 				}
 			}
@@ -302,78 +309,72 @@ func (lk *lockstep) schedule(items []readyItem, move func(f int, it readyItem, a
 		}
 		return nil, 0
 	}
+	// Every FPGA's next item, kept until its crossbar moves or an item is
+	// sent to it.
+	if cap(lk.nexts) < nF {
+		lk.nexts = make([]nextItem, nF)
+	}
+	nexts := lk.nexts[:nF]
+	for f := range nexts {
+		nexts[f].stale = true
+	}
 	for {
 		best, bestAt := -1, int64(math.MaxInt64)
-		var bestSeg *segment
-		for f := 0; f < nF; f++ {
-			if sg, at := next(f); sg != nil && max(at, lk.xb[f].now+1) < bestAt {
-				best, bestAt, bestSeg = f, max(at, lk.xb[f].now+1), sg
+		for f := range nexts {
+			nx := &nexts[f]
+			if nx.stale {
+				nx.seg, nx.at = next(f)
+				nx.stale = false
+			}
+			if nx.seg != nil && max(nx.at, lk.xb[f].now+1) < bestAt {
+				best, bestAt = f, max(nx.at, lk.xb[f].now+1)
 			}
 		}
 		if best < 0 {
 			return
 		}
 		f := best
+		nx := &nexts[f]
+		bestSeg := nx.seg
 		idx := lk.want[f][bestSeg.pos]
-		it := items[idx]
-		at := int64(it.at)
-		if bestSeg != &segs[f*nF+f] {
-			at = bestSeg.arr[bestSeg.pos-segStart(segs, f, homeOf(it), nF)]
-		}
 		bestSeg.pos++
-		move(f, it, at)
+		nx.stale = true
+		move(f, items[idx], nx.at)
 		if bestSeg == &segs[f*nF+f] {
 			// Forward it to the FPGAs that need it.
 			t := lk.xb[f].now + lat
 			for g := 0; g < nF; g++ {
 				if sg := &segs[g*nF+f]; g != f && sg.fwd < sg.end && lk.want[g][sg.fwd] == idx {
-					sg.arr[sg.fwd-segStart(segs, g, f, nF)] = t
+					sg.arr[sg.fwd-sg.start] = t
 					sg.fwd++
+					nexts[g].stale = true
 				}
 			}
 		}
 	}
 }
 
-// segStart returns where FPGA f's segment of home h starts in want[f].
-func segStart(segs []segment, f, h, nF int) int {
-	if h == 0 {
-		return 0
-	}
-	return segs[f*nF+h-1].end
-}
-
-// segment is the items of one home FPGA in an FPGA's list: pos is the
-// next one its crossbar takes, fwd the next one not yet sent to it, arr
-// the arrival cycles of those sent (by index from the segment's start).
+// segment is the items of one home FPGA in an FPGA's list (want[f] from
+// start to end): pos is the next one its crossbar takes, fwd the next one
+// not yet sent to it, arr the arrival cycles of those sent (by index from
+// start).
 type segment struct {
-	pos, end, fwd int
-	arr           []int64
+	start, pos, end, fwd int
+	arr                  []int64
 }
 
-// edges is one PE's share of an item: n edges, and their destinations
-// when the hazard detector needs them.
-type edges struct {
-	n    int
-	loc  []uint32 // the destinations' local indices (exact detector)
-	slot []uint8  // or their detector slots (aliased detector)
-}
-
-// slice returns edges lo to hi.
-func (e edges) slice(lo, hi int) edges {
-	switch {
-	case e.loc != nil:
-		return edges{n: hi - lo, loc: e.loc[lo:hi]}
-	case e.slot != nil:
-		return edges{n: hi - lo, slot: e.slot[lo:hi]}
-	}
-	return edges{n: hi - lo}
+// nextItem is an FPGA's next item as schedule found it: its segment (nil:
+// none known) and the cycle it is there, until stale.
+type nextItem struct {
+	seg   *segment
+	at    int64
+	stale bool
 }
 
 // move moves one item, ready at cycle ready, through FPGA f's crossbar
 // into every local PE; runs lo to hi of the lists are the item's lists on
-// the FPGA's PEs.
-func (lk *lockstep) move(f int, ready int64, lo, hi uint32) {
+// the FPGA's PEs, their arcs from arc on in the lists' loc or slot.
+func (lk *lockstep) move(f int, ready int64, lo, hi, arc uint32) {
 	x := &lk.xb[f]
 	lanes := lk.lanes[f]
 	slot := x.items % InFIFODepth
@@ -385,15 +386,15 @@ func (lk *lockstep) move(f int, ready int64, lo, hi uint32) {
 	for k := lo; k < hi; k++ {
 		r := pl.runs[k]
 		ln := &lanes[int(r.pe)-base]
-		nbrs := edges{n: int(r.n)}
 		switch {
 		case pl.loc != nil:
-			nbrs.loc = pl.loc[pl.at[k] : pl.at[k]+r.n]
+			ln.loc = pl.loc[arc : arc+r.n]
 		case pl.slot != nil:
-			nbrs.slot = pl.slot[pl.at[k] : pl.at[k]+r.n]
+			ln.slot = pl.slot[arc : arc+r.n]
 		}
+		arc += r.n
 		s := max(t+1, j+ln.lag)
-		lk.take(ln, s, nbrs)
+		lk.take(ln, s, int(r.n))
 		ln.last, ln.item = s, x.items
 		ln.lag = max(s-j, ln.free-j-1)
 		x.behind = max(x.behind, ln.lag)
@@ -402,7 +403,8 @@ func (lk *lockstep) move(f int, ready int64, lo, hi uint32) {
 	x.items++
 }
 
-// take hands lane ln the non-empty local list nbrs of an item it took at
+// take hands lane ln the non-empty local list of n edges (ln.loc or
+// ln.slot when the hazard detector needs them) of an item it took at
 // cycle s (move: in the cycle after the item was written into its FIFO at
 // the earliest, after the previous one, and once its scatter unit is
 // free), as the scatter unit of the design does:
@@ -418,28 +420,28 @@ func (lk *lockstep) move(f int, ready int64, lo, hi uint32) {
 //     to be unpacked, and takes the next item in the cycle of the last
 //     request; each word arrives after the memory latency and is
 //     unpacked in order, one edge per cycle.
-func (lk *lockstep) take(ln *lane, s int64, nbrs edges) {
+func (lk *lockstep) take(ln *lane, s int64, n int) {
 	opt := &lk.w.opt
 	switch {
 	case opt.Mem == OffChip:
-		lk.request(ln, s, nbrs)
+		lk.request(ln, s, n)
 	case opt.PE == PEPaper:
-		lk.walk(ln, s+1, nbrs)
+		lk.walk(ln, s+1, 0, n)
 		ln.free = ln.walkEnd + 1
 	default:
 		first := max(s+1, ln.walkEnd+1)
 		ln.free = max(s+1, ln.walkEnd)
-		lk.walk(ln, first, nbrs)
+		lk.walk(ln, first, 0, n)
 	}
 }
 
 // request issues the words of a list taken at cycle s and unpacks them.
-func (lk *lockstep) request(ln *lane, s int64, nbrs edges) {
+func (lk *lockstep) request(ln *lane, s int64, n int) {
 	opt := &lk.w.opt
 	epw := opt.EdgesPerWord
 	r := s
 	lat := int64(opt.MemLatency)
-	for lo := 0; lo < nbrs.n; lo += epw {
+	for lo := 0; lo < n; lo += epw {
 		i := ln.pop
 		if ln.pop++; ln.pop == len(ln.popped) {
 			ln.pop = 0
@@ -447,48 +449,50 @@ func (lk *lockstep) request(ln *lane, s int64, nbrs edges) {
 		r = max(r+1, ln.popped[i])
 		pop := max(r+lat, ln.walkEnd+1)
 		ln.popped[i] = pop
-		lk.walk(ln, pop, nbrs.slice(lo, min(lo+epw, nbrs.n)))
+		lk.walk(ln, pop, lo, min(lo+epw, n))
 		ln.words++
 	}
 	ln.free = r
 }
 
-// walk reads the edges of nbrs one per cycle from cycle first on into the
-// message FIFO, and gathers them.
-func (lk *lockstep) walk(ln *lane, first int64, nbrs edges) {
+// walk reads edges lo to hi of the lane's list one per cycle from cycle
+// first on into the message FIFO, and gathers them.
+func (lk *lockstep) walk(ln *lane, first int64, lo, hi int) {
 	w := lk.w
 	hazards := w.opt.Hazard.Hold > 1
 	hold := int64(w.opt.Hazard.Hold)
 	lat := int64(w.opt.ScatterLatency)
-	if !hazards && nbrs.n > 0 && ln.tg <= first && ln.tg+1 <= first+lat && ln.gather <= first+lat && lat <= int64(ln.msgSlots) {
+	n := hi - lo
+	if !hazards && n > 0 && ln.tg <= first && ln.tg+1 <= first+lat && ln.gather <= first+lat && lat <= int64(ln.msgSlots) {
 		// Gather is idle when the first edge arrives and every message
 		// before it has left the FIFO: the edges flow one per cycle,
 		// gathered lat cycles after they are read (a word of an
 		// off-chip list, or a list after a pause).
-		ln.flow(first, nbrs.n, lat)
+		ln.flow(first, n, lat)
 		return
 	}
 	// The lane's state in locals, which the stores into the detector
 	// cannot alias.
 	tw, tg, msgs, slots, gather, stall := first-1, ln.tg, ln.msgs, ln.msgSlots, ln.gather, ln.stall
 	hz, hzStep, det, step := ln.hz, ln.hzStep, ln.slots, lk.step
+	loc, slot := ln.loc, ln.slot
 	flow := 0 // messages in a row that gather took as they arrived
-	for j := 0; j < nbrs.n; j++ {
+	for j := lo; j < hi; j++ {
 		tw++
 		if msgs >= slots {
-			tw = max(tw, ln.issued[(msgs-slots)%msgRing])
+			tw = max(tw, ln.issued[(msgs-slots)&(msgRing-1)])
 		}
 		tg = max(tw+lat, tg+1, gather)
 		if hazards {
 			var h *int64
 			if hz != nil {
-				v := nbrs.loc[j]
+				v := loc[j]
 				h = &hz[v]
 				if hzStep[v] != step {
 					hzStep[v], *h = step, never
 				}
 			} else {
-				h = &det[nbrs.slot[j]]
+				h = &det[slot[j]]
 			}
 			if *h > tg {
 				stall += *h - tg
@@ -496,17 +500,17 @@ func (lk *lockstep) walk(ln *lane, first int64, nbrs edges) {
 			}
 			*h = tg + hold
 		}
-		ln.issued[msgs%msgRing] = tg
+		ln.issued[msgs&(msgRing-1)] = tg
 		msgs++
 		if flow++; tg != tw+lat {
 			flow = 0
 		}
-		if !hazards && flow > w.opt.ScatterLatency && j+1 < nbrs.n {
+		if !hazards && flow > w.opt.ScatterLatency && j+1 < hi {
 			// Gather has kept up for longer than the scatter kernel's
 			// depth: neither it nor the message FIFO can hold the walker
 			// again, and the rest of the list flows one edge per cycle.
 			ln.tg, ln.msgs, ln.stall = tg, msgs, stall
-			ln.flow(tw+1, nbrs.n-j-1, lat)
+			ln.flow(tw+1, hi-j-1, lat)
 			return
 		}
 	}
@@ -587,7 +591,7 @@ func (lk *lockstep) readyOrder(senders []uint32) []readyItem {
 // FIFO holds the walker.
 func (ln *lane) flow(first int64, n int, lat int64) {
 	for k := max(0, n-msgRing); k < n; k++ {
-		ln.issued[(ln.msgs+k)%msgRing] = first + int64(k) + lat
+		ln.issued[(ln.msgs+k)&(msgRing-1)] = first + int64(k) + lat
 	}
 	ln.msgs += n
 	ln.walkEnd = first + int64(n-1)
