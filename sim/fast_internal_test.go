@@ -162,7 +162,6 @@ func TestTakeAtClosedForm(t *testing.T) {
 	}
 }
 
-
 // TestMemRate: memRate's grants per cycle and gap are those of the
 // cycle-level machine's token bucket (refilled by r up to max(r, 1), a
 // token per word), stepped cycle by cycle with as many requests as PEs.
