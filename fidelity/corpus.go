@@ -29,6 +29,9 @@ type Point struct {
 	Arch  model.Arch     `json:"arch"`
 	Mem   model.MemKind  `json:"mem"`
 	PE    model.PEDesign `json:"pe"`
+	// MemPeak, when set, overrides the board's edge memory bandwidth
+	// (memory.peak_gib_s, GiB/s per FPGA), as `--set` does.
+	MemPeak float64 `json:"mem_peak_gib_s,omitempty"`
 	// CI marks the points of the subset that `go test ./fidelity` runs.
 	CI bool `json:"ci,omitempty"`
 	// Why says what the point stresses.
@@ -47,6 +50,9 @@ func (p Point) Name() string {
 	}
 	if p.Board != "ac510" {
 		s += " " + p.Board
+	}
+	if p.MemPeak > 0 {
+		s += fmt.Sprintf(" memory.peak_gib_s=%g", p.MemPeak)
 	}
 	return s
 }
@@ -173,6 +179,7 @@ func Corpus() []Point {
 	ps = append(ps, baselineBlock()...)
 	ps = append(ps, paperPEBlock()...)
 	ps = append(ps, boardBlock()...)
+	ps = append(ps, bandwidthBlock()...)
 	return dedupe(ps)
 }
 
@@ -400,6 +407,26 @@ func boardBlock() []Point {
 		p.Why = "the U280 on a public graph"
 		ps = append(ps, p)
 	}
+	return ps
+}
+
+// bandwidthBlock: the AC-510 with its edge memory's bandwidth lowered
+// (memory.peak_gib_s), where fewer words per cycle than there are PEs
+// make the memory bind harder than on the board itself: the PEs meet the
+// arbiter's rotation in most cycles, and the model's memory limit meets
+// its other limits.
+func bandwidthBlock() []Point {
+	var ps []Point
+	add := func(ci bool, peak float64, p Point) {
+		p.MemPeak, p.CI, p.Why = peak, ci, "the memory bandwidth lowered: the PEs contend for words"
+		ps = append(ps, p)
+	}
+	add(false, 10, dm(4, 7, offchip).point("wcc", "uniform:v=8192,d=32,seed=1", ClassUniform))
+	add(false, 10, dm(4, 7, offchip).point("wcc", "uniform:v=65536,d=32,seed=1", ClassUniform))
+	add(false, 10, dm(4, 7, offchip).point("pr", "uniform:v=8192,d=32,seed=1", ClassUniform))
+	add(true, 12, dm(4, 9, offchip).point("bfs", rmatSpec(14, true), ClassRMAT))
+	add(false, 8.1, dm(2, 9, offchip).point("sssp", rmatSpec(13, false), ClassRMATPlain))
+	add(false, 8.1, dm(4, 4, offchip).dataset("pr", datasets[1]))
 	return ps
 }
 

@@ -145,6 +145,11 @@ func load(env Env, p Point) (*inputs, error) {
 	if err != nil {
 		return nil, err
 	}
+	if p.MemPeak > 0 {
+		if b, err = boards.Override(b, map[string]float64{"memory.peak_gib_s": p.MemPeak}); err != nil {
+			return nil, err
+		}
+	}
 	spec, err := samples.Kernel(p.Kernel)
 	if err != nil {
 		return nil, err

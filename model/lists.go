@@ -31,11 +31,12 @@ type peLists struct {
 	runs  []peRun
 	// loc holds the local index of every neighbour (the exact detector)
 	// or slot its detector slot (the aliased one), list after list in
-	// sweep order, grouped by run, and at the position there of every
-	// run's first; nil when the detector does not need them.
-	loc  []uint32
-	slot []uint8
-	at   []uint32
+	// sweep order, grouped by run, and arcAt[p*nF+f] the position there
+	// of the first arc of the runs bound[p*nF+f] starts; nil when the
+	// detector does not need them.
+	loc   []uint32
+	slot  []uint8
+	arcAt []uint32
 }
 
 // peRun is the part of a vertex's list that one PE holds.
@@ -64,6 +65,7 @@ func newPELists(g *graph.Graph, part *graph.Partition, h Hazard) *peLists {
 	dest := destinations(part, h)
 	if withLocal {
 		aoff = make([]uint32, nV)
+		pl.arcAt = make([]uint32, nV*nF)
 	}
 	var arcs uint32
 	for p, u := range order {
@@ -98,9 +100,6 @@ func newPELists(g *graph.Graph, part *graph.Partition, h Hazard) *peLists {
 		total += len(r.runs)
 	}
 	pl.runs = make([]peRun, 0, total)
-	if withLocal {
-		pl.at = make([]uint32, 0, total)
-	}
 	for c, r := range runs {
 		// bound holds each vertex's runs from its chunk's start so far.
 		base := uint32(len(pl.runs))
@@ -108,7 +107,6 @@ func newPELists(g *graph.Graph, part *graph.Partition, h Hazard) *peLists {
 			pl.bound[i] += base
 		}
 		pl.runs = append(pl.runs, r.runs...)
-		pl.at = append(pl.at, r.at...)
 	}
 	pl.bound[nV*nF] = uint32(len(pl.runs))
 	return pl
@@ -137,7 +135,6 @@ func sweepOrder(part *graph.Partition) []uint32 {
 // listPiece is the runs of one chunk of vertices.
 type listPiece struct {
 	runs []peRun
-	at   []uint32
 }
 
 // destTable holds, for every vertex, what an arc into it needs: its PE
@@ -200,6 +197,7 @@ type listSplitter struct {
 	start []uint32
 	hit   []uint16
 	dest  []uint64 // the current vertex's arcs' destinations
+	runs  []peRun  // the current chunk's runs
 }
 
 func newListSplitter(nPE int) *listSplitter {
@@ -211,7 +209,7 @@ func newListSplitter(nPE int) *listSplitter {
 // slot) from dest (see destinations).
 func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists, us []uint32, lo int, aoff []uint32, dest destTable) listPiece {
 	nF, nP := part.FPGAs, part.PEs
-	var out listPiece
+	out := listPiece{runs: s.runs[:0]}
 	for i, u := range us {
 		p := lo + i
 		s.hit, s.dest = s.hit[:0], s.dest[:0]
@@ -229,11 +227,11 @@ func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists,
 		for _, q := range s.hit {
 			for ; f <= int(q)/nP; f++ {
 				pl.bound[p*nF+f] = uint32(len(out.runs))
+				if aoff != nil {
+					pl.arcAt[p*nF+f] = off
+				}
 			}
 			out.runs = append(out.runs, peRun{pe: q, n: s.cnt[q]})
-			if aoff != nil {
-				out.at = append(out.at, off)
-			}
 			s.start[q] = off
 			off += s.cnt[q]
 			s.cnt[q] = 0
@@ -257,7 +255,10 @@ func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists,
 			}
 		}
 	}
-	return out
+	// The scratch grows to the largest chunk once; the piece is copied
+	// at its size.
+	s.runs = out.runs
+	return listPiece{runs: slices.Clone(out.runs)}
 }
 
 // sortPEs sorts a list of PEs: by insertion when short, as most are.
@@ -278,4 +279,12 @@ func sortPEs(x []uint16) {
 func (pl *peLists) on(p uint32, f int) (lo, hi uint32) {
 	i := int(p)*pl.nF + f
 	return pl.bound[i], pl.bound[i+1]
+}
+
+// arcsOn returns where the arcs of those runs start in loc or slot.
+func (pl *peLists) arcsOn(p uint32, f int) uint32 {
+	if pl.arcAt == nil {
+		return 0
+	}
+	return pl.arcAt[int(p)*pl.nF+f]
 }

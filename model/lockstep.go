@@ -168,11 +168,11 @@ func (lk *lockstep) run(senders []uint32) {
 	lk.route(items)
 	lk.schedule(items, func(f int, it readyItem, at int64) {
 		if it.barrier {
-			lk.move(f, at, 0, 0)
+			lk.move(f, at, 0, 0, 0)
 			return
 		}
 		lo, hi := lk.lists.on(it.rank, f)
-		lk.move(f, at, lo, hi)
+		lk.move(f, at, lo, hi, lk.lists.arcsOn(it.rank, f))
 	})
 	for f := range lk.lanes {
 		x := &lk.xb[f]
@@ -373,8 +373,8 @@ type nextItem struct {
 
 // move moves one item, ready at cycle ready, through FPGA f's crossbar
 // into every local PE; runs lo to hi of the lists are the item's lists on
-// the FPGA's PEs.
-func (lk *lockstep) move(f int, ready int64, lo, hi uint32) {
+// the FPGA's PEs, their arcs from arc on in the lists' loc or slot.
+func (lk *lockstep) move(f int, ready int64, lo, hi, arc uint32) {
 	x := &lk.xb[f]
 	lanes := lk.lanes[f]
 	slot := x.items % InFIFODepth
@@ -388,10 +388,11 @@ func (lk *lockstep) move(f int, ready int64, lo, hi uint32) {
 		ln := &lanes[int(r.pe)-base]
 		switch {
 		case pl.loc != nil:
-			ln.loc = pl.loc[pl.at[k] : pl.at[k]+r.n]
+			ln.loc = pl.loc[arc : arc+r.n]
 		case pl.slot != nil:
-			ln.slot = pl.slot[pl.at[k] : pl.at[k]+r.n]
+			ln.slot = pl.slot[arc : arc+r.n]
 		}
+		arc += r.n
 		s := max(t+1, j+ln.lag)
 		lk.take(ln, s, int(r.n))
 		ln.last, ln.item = s, x.items

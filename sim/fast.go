@@ -75,17 +75,17 @@ func newFastM(ctx context.Context, s *Setup, p Params) *fastM {
 	f.ed = newFastEdges(s.Graph, s.partition, f.nF, f.nP, hz, s.Filter)
 	f.fm = fastMachine{p: &f.p, hold: hz.hold, prefetch: s.PE != PEPaper, offchip: s.Mem == MemOffChip, fold: f.fold}
 	for x := 0; x < f.nF; x++ {
-		f.fm.mem = append(f.fm.mem, newMemArbiter(p.MemWordsPerCycle, s.PEs))
 		f.fpgas = append(f.fpgas, &fxFPGA{id: x, out: make([]*fxLink, f.nF), lastW: never, passedAt: never, ifAt: -1, arriveAt: math.MaxInt64})
-	}
-	if !f.fm.offchip {
-		f.fm.mem = make([]*memArbiter, f.nF)
 	}
 	for id := 0; id < f.nPE; id++ {
 		n := len(s.partition.Members[id])
 		q := newFastPE(id, id/f.nP, n, &f.p, hz)
 		f.pes = append(f.pes, q)
 		f.queues = append(f.queues, f.firstQueue(id, n, &f.p))
+	}
+	f.fm.mem = make([]*memSched, f.nF)
+	for x := 0; x < f.nF && f.fm.offchip; x++ {
+		f.fm.mem[x] = newMemSched(p.MemWordsPerCycle, f.fpgas[x], f.pes[x*f.nP:(x+1)*f.nP])
 	}
 	for a := 0; a < f.nF; a++ {
 		for b := 0; b < f.nF; b++ {
@@ -151,6 +151,9 @@ func (f *fastM) stepCrossbar(x *fxFPGA, t int64) int64 {
 	x.txBlocked = false
 	unblock := int64(math.MinInt64)
 	if x.writes >= InFIFODepth {
+		if s := f.fm.mem[x.id]; s != nil {
+			f.settle(x, s, x.writes-InFIFODepth)
+		}
 		unblock = x.takeRing[x.writes%InFIFODepth] // a local input FIFO is full before this cycle
 	}
 	full := unblock > t
@@ -224,6 +227,10 @@ func (f *fastM) stepCrossbar(x *fxFPGA, t int64) int64 {
 // FIFO in cycle t to the PEs: an update to the PEs holding part of its
 // list (the others take it in closed form), a barrier marker to all.
 func (f *fastM) write(x *fxFPGA, it fxItem, t int64) {
+	if s := f.fm.mem[x.id]; s != nil {
+		f.writeOffchip(x, s, it, t)
+		return
+	}
 	m := x.writes
 	var take int64
 	if it.barrier {
@@ -231,17 +238,7 @@ func (f *fastM) write(x *fxFPGA, it fxItem, t int64) {
 		for _, q := range f.pes[x.id*f.nP : (x.id+1)*f.nP] {
 			tb, last := f.fm.takeBarrier(q, t, x.lastW, m, it.halt, f.nPE)
 			take = max(take, tb)
-			if last && q.done {
-				x.finished++
-			}
-			if last && !q.done {
-				x.passed++
-				x.passedAt = max(x.passedAt, q.passedAt)
-				f.passedBarrier(x, q)
-			}
-		}
-		if x.passed == f.nP {
-			x.wake = min(x.wake, x.passedAt)
+			f.barrierTaken(x, q, last)
 		}
 		x.maxKey = never
 		for _, q := range f.pes[x.id*f.nP : (x.id+1)*f.nP] {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/gravf-tui/gravf-tui/boards"
@@ -74,6 +75,96 @@ func BenchmarkFastTiming(b *testing.B) {
 				cycles = f.result(&kernel.Result{}).Cycles
 			}
 			b.ReportMetric(float64(cycles), "cycles")
+		})
+	}
+}
+
+// BenchmarkFastParts splits a fast-detail run into its parts, each timed
+// on its own: the reference engine with the senders recorded (what
+// sim.Run runs beside the timing), the setup (newFastM: fast detail's
+// index of the edges and the machine) and the timing fed the recorded
+// senders (setup included, as in a run). WCC, BFS from the vertex of most
+// neighbours and PR on rmat:scale=16,ef=16 at 4 x 9 AC-510 PEs, edges
+// off-chip: the design of BenchmarkFastAgainstCycle. GRAVF_BENCH_GRAPH
+// overrides the graph.
+func BenchmarkFastParts(b *testing.B) {
+	spec := os.Getenv("GRAVF_BENCH_GRAPH")
+	if spec == "" {
+		spec = "rmat:scale=16,ef=16"
+	}
+	g, err := graph.Load(spec, graph.ReadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	bd, err := boards.Get("ac510")
+	if err != nil {
+		b.Fatal(err)
+	}
+	hub := uint32(0)
+	for v := uint32(1); v < uint32(g.NumVertices()); v++ {
+		if g.OutDegree(v) > g.OutDegree(hub) {
+			hub = v
+		}
+	}
+	for _, name := range []string{"wcc", "bfs", "pr"} {
+		sp, err := samples.Kernel(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		params := map[string]string{}
+		for _, p := range sp.Params {
+			if p.Kind == kernel.ParamVertex {
+				params[p.Name] = strconv.FormatUint(g.Label(hub), 10)
+			}
+		}
+		k, err := sp.Bind(kernel.Env{Vertices: g.NumVertices(), Params: params, Lookup: g.Lookup})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var rounds [][]uint32
+		reference := func() {
+			rounds = rounds[:0]
+			if _, err := kernel.Run(context.Background(), k, g, kernel.RunOptions{Senders: func(r int, s []uint32) {
+				rounds = append(rounds, slices.Clone(s))
+			}}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		reference()
+		s := &Setup{Board: bd, Kernel: k, Graph: g, FPGAs: 4, PEs: 9, Mem: model.OffChip, Filter: true, Detail: Fast}
+		if err := s.applyDefaults(); err != nil {
+			b.Fatal(err)
+		}
+		d, err := s.design()
+		if err != nil {
+			b.Fatal(err)
+		}
+		p := NewParams(d)
+		if s.partition, err = graph.NewPartition(context.Background(), g, graph.PartitionOptions{FPGAs: 4, PEs: 9, Method: s.Partitioner}); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name+"/reference", func(b *testing.B) {
+			for b.Loop() {
+				reference()
+			}
+		})
+		b.Run(name+"/setup", func(b *testing.B) {
+			for b.Loop() {
+				newFastM(context.Background(), s, p)
+			}
+		})
+		b.Run(name+"/timing", func(b *testing.B) {
+			for b.Loop() {
+				f := newFastM(context.Background(), s, p)
+				for r, snd := range rounds {
+					if err := f.superstep(r, snd); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := f.advance(true); err != nil {
+					b.Fatal(err)
+				}
+			}
 		})
 	}
 }

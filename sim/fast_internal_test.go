@@ -162,60 +162,29 @@ func TestTakeAtClosedForm(t *testing.T) {
 	}
 }
 
-// TestMemArbiter: the bucket grants floor(r) words per cycle for r >= 1
-// and one word every ceil(1/r) cycles for r < 1, whatever order the
-// requests come in.
-func TestMemArbiter(t *testing.T) {
-	for _, rate := range []float64{7.77, 2.5, 1, 0.72, 0.3} {
-		a := newMemArbiter(rate, 9)
-		r := rand.New(rand.NewPCG(3, 3))
-		per := map[int64]int{}
-		for i := 0; i < 3000; i++ {
-			c := a.grant(int64(r.IntN(200)))
-			per[c]++
-		}
-		var cycles []int64
-		for c, n := range per {
-			cycles = append(cycles, c)
-			if limit := max(int(rate), 1); n > limit {
-				t.Errorf("rate %.2f: cycle %d grants %d words (limit %d)", rate, c, n, limit)
+// TestMemRate: memRate's grants per cycle and gap are those of the
+// cycle-level machine's token bucket (refilled by r up to max(r, 1), a
+// token per word), stepped cycle by cycle with as many requests as PEs.
+func TestMemRate(t *testing.T) {
+	for _, r := range []float64{7.77, 3.58, 2.5, 1, 0.999, 0.72, 0.3, 0.1} {
+		mr := newMemRate(r)
+		tok, last := 0.0, int64(-1)
+		for c := int64(0); c < 500; c++ {
+			tok = min(tok+r, max(r, 1))
+			n := 0
+			for ; n < 9 && tok >= 1; n++ {
+				tok--
 			}
-		}
-		if rate < 1 {
-			sortCycles(cycles)
-			gap := int64(1 / rate)
-			if float64(gap) < 1/rate {
-				gap++
-			}
-			for i := 1; i < len(cycles); i++ {
-				if cycles[i]-cycles[i-1] < gap {
-					t.Errorf("rate %.2f: grants in cycles %d and %d", rate, cycles[i-1], cycles[i])
-					break
+			switch {
+			case n == 0:
+				if c-last >= mr.gap {
+					t.Fatalf("rate %g: no grant in cycle %d, %d after the last (gap %d)", r, c, c-last, mr.gap)
 				}
+			case n != mr.perCycle || c-last < mr.gap:
+				t.Fatalf("rate %g: %d grants in cycle %d, %d after the last; memRate: %d per cycle, gap %d", r, n, c, c-last, mr.perCycle, mr.gap)
+			default:
+				last = c
 			}
-		}
-		// Saturated, the grants take as many cycles as the bucket's rate needs.
-		last := int64(0)
-		for c := range per {
-			last = max(last, c)
-		}
-		want := float64(3000) / max(float64(int(rate)), 1)
-		if rate < 1 {
-			want = 3000 * float64(int64(1/rate+0.999999))
-		}
-		if got := float64(last); got < want*0.95 || got > want*1.1 {
-			t.Errorf("rate %.2f: 3000 words end in cycle %d, want about %.0f", rate, last, want)
-		}
-	}
-	if newMemArbiter(10, 9) != nil {
-		t.Error("a memory that serves every PE every cycle needs no arbiter")
-	}
-}
-
-func sortCycles(c []int64) {
-	for i := 1; i < len(c); i++ {
-		for j := i; j > 0 && c[j] < c[j-1]; j-- {
-			c[j], c[j-1] = c[j-1], c[j]
 		}
 	}
 }

@@ -334,14 +334,15 @@ func (mp *msgPipe) emitRun(start int64, k int) (first, last int64) {
 }
 
 // fastMachine is what a fastPE needs of the system: parameters, the PE
-// design's rules and the memory arbiters.
+// design's rules and the FPGAs' memory schedulers (nil where the memory
+// never binds).
 type fastMachine struct {
 	p        *Params
 	hold     int64 // the detector's hold, which also flushes gather before a barrier
 	prefetch bool  // the generated PE's lookup stage (BRAM)
 	offchip  bool
 	fold     int64 // the globals' fold after the last marker (fastRounds.fold)
-	mem      []*memArbiter
+	mem      []*memSched
 }
 
 // takeUpdate processes update m with a list of n edges on this PE (keys:
@@ -376,35 +377,41 @@ func (fm *fastMachine) walkPrefetch(q *fastPE, t int64, n int, keys []uint32) {
 	q.release, q.walkEnd = q.emit(t+1, n, keys, 0, 0)
 }
 
-// fetch is the off-chip scatter unit: the latch stage takes the update in
-// cycle t and requests the list's words, one per cycle from t+1, each no
-// earlier than a token of the FPGA's memory bandwidth and a free request
-// slot (fewer than InFlight words between request and unpacking); a word
-// arrives MemLatency cycles after its request and the unpacker hands its
-// edges on one per cycle, the first in the cycle it takes the word (once
-// the previous word's edges are out). It returns the cycle of the last
-// request, from which the latch stage may take the next update.
+// fetch is the off-chip scatter unit where the memory never binds: the
+// latch stage takes the update in cycle t and requests the list's words,
+// one per cycle from t+1, each no earlier than a free request slot (fewer
+// than InFlight words between request and unpacking). It returns the
+// cycle of the last request, from which the latch stage may take the next
+// update. Where the memory binds, memSched grants the same words in time
+// order instead.
 func (fm *fastMachine) fetch(q *fastPE, t int64, n int, keys []uint32) int64 {
-	p := fm.p
-	epw := p.EdgesPerWord
 	r := t
-	arb := fm.mem[q.fpga]
-	for lo := 0; lo < n; lo += epw {
-		hi := min(lo+epw, n)
-		r = arb.grant(max(r+1, q.wordPop[q.wordHead]))
-		pop := max(r+int64(p.MemLatency), q.walkEnd+1)
-		q.wordPop[q.wordHead] = pop
-		if q.wordHead++; q.wordHead == len(q.wordPop) {
-			q.wordHead = 0
-		}
-		q.words++
-		var k []uint32
-		if keys != nil {
-			k = keys[lo:hi]
-		}
-		_, q.walkEnd = q.emit(pop, hi-lo, k, lo, n-hi)
+	for lo := 0; lo < n; {
+		r = max(r+1, q.wordPop[q.wordHead])
+		lo = fm.word(q, r, lo, n, keys)
 	}
 	return r
+}
+
+// word is the off-chip scatter unit's word of a list of n edges from edge
+// lo, requested in cycle r: it arrives MemLatency cycles later and the
+// unpacker hands its edges on one per cycle, the first in the cycle it
+// takes the word (once the previous word's edges are out). It returns the
+// first edge of the next word.
+func (fm *fastMachine) word(q *fastPE, r int64, lo, n int, keys []uint32) int {
+	hi := min(lo+fm.p.EdgesPerWord, n)
+	pop := max(r+int64(fm.p.MemLatency), q.walkEnd+1)
+	q.wordPop[q.wordHead] = pop
+	if q.wordHead++; q.wordHead == len(q.wordPop) {
+		q.wordHead = 0
+	}
+	q.words++
+	var k []uint32
+	if keys != nil {
+		k = keys[lo:hi]
+	}
+	_, q.walkEnd = q.emit(pop, hi-lo, k, lo, n-hi)
+	return hi
 }
 
 // takeBarrier processes a barrier marker at position m, written in cycle a
@@ -434,8 +441,10 @@ func (fm *fastMachine) takeBarrier(q *fastPE, a, aPrev, m int64, halt bool, nPE 
 	switch {
 	case fm.offchip:
 		// Behind the words in the order FIFO: the unpacker passes it on
-		// once the last word's edges are out.
+		// once the last word's edges are out, and takes the next word in
+		// a later cycle.
 		push = max(t+1, q.walkEnd+1, free)
+		q.walkEnd = push
 	case fm.prefetch:
 		// Both stages idle and the last edge queued a cycle ago.
 		t = max(t, q.walkEnd+2, free)

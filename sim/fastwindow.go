@@ -115,9 +115,13 @@ func (f *fastM) runWindow(w int64, final bool) {
 func (f *fastM) runFPGA(x *fxFPGA, w int64, final bool) {
 	for x.now < w {
 		t := x.now
+		s := f.fm.mem[x.id]
 		if x.paused {
 			x.paused = false
 		} else {
+			if s != nil {
+				f.resolve(x, s, t+1) // what the crossbar's step in t needs, and all it allows
+			}
 			if !final && f.needsSenders(x, t) {
 				x.stopped = true
 				return
@@ -137,6 +141,9 @@ func (f *fastM) runFPGA(x *fxFPGA, w int64, final bool) {
 		next := t + 1
 		if x.txItems == 0 {
 			next = min(max(next, x.arriveAt), max(x.wake, t+1))
+		}
+		if s != nil && s.busy > 0 {
+			next = f.ahead(x, s, t, w, next)
 		}
 		x.now = next
 	}
