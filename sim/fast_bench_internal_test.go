@@ -63,16 +63,7 @@ func BenchmarkFastTiming(b *testing.B) {
 		b.Run(string(mem), func(b *testing.B) {
 			var cycles int64
 			for b.Loop() {
-				f := newFastM(context.Background(), s, p)
-				for r, snd := range rounds {
-					if err := f.superstep(r, snd); err != nil {
-						b.Fatal(err)
-					}
-				}
-				if err := f.advance(true); err != nil {
-					b.Fatal(err)
-				}
-				cycles = f.result(&kernel.Result{}).Cycles
+				cycles = replay(b, s, p, rounds).result(&kernel.Result{}).Cycles
 			}
 			b.ReportMetric(float64(cycles), "cycles")
 		})
@@ -155,16 +146,23 @@ func BenchmarkFastParts(b *testing.B) {
 		})
 		b.Run(name+"/timing", func(b *testing.B) {
 			for b.Loop() {
-				f := newFastM(context.Background(), s, p)
-				for r, snd := range rounds {
-					if err := f.superstep(r, snd); err != nil {
-						b.Fatal(err)
-					}
-				}
-				if err := f.advance(true); err != nil {
-					b.Fatal(err)
-				}
+				replay(b, s, p, rounds)
 			}
 		})
 	}
+}
+
+// replay runs fast detail's timing of s on the recorded senders of every
+// superstep, without the reference engine.
+func replay(b *testing.B, s *Setup, p Params, rounds [][]uint32) *fastM {
+	f := newFastM(context.Background(), s, p)
+	for r, snd := range rounds {
+		if err := f.superstep(r, snd); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := f.advance(true); err != nil {
+		b.Fatal(err)
+	}
+	return f
 }
