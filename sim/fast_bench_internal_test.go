@@ -48,18 +48,7 @@ func BenchmarkFastTiming(b *testing.B) {
 	}
 	for _, mem := range []model.MemKind{model.OffChip, model.BRAM} {
 		s := &Setup{Board: bd, Kernel: k, Graph: g, FPGAs: 4, PEs: 9, Mem: mem, Filter: true, Detail: Fast}
-		if err := s.applyDefaults(); err != nil {
-			b.Fatal(err)
-		}
-		d, err := s.design()
-		if err != nil {
-			b.Fatal(err)
-		}
-		p := NewParams(d)
-		s.partition, err = graph.NewPartition(context.Background(), g, graph.PartitionOptions{FPGAs: 4, PEs: 9, Method: s.Partitioner, UFactor: s.UFactor, Seed: s.Seed})
-		if err != nil {
-			b.Fatal(err)
-		}
+		p := prepare(b, s)
 		b.Run(string(mem), func(b *testing.B) {
 			var cycles int64
 			for b.Loop() {
@@ -123,17 +112,7 @@ func BenchmarkFastParts(b *testing.B) {
 		}
 		reference()
 		s := &Setup{Board: bd, Kernel: k, Graph: g, FPGAs: 4, PEs: 9, Mem: model.OffChip, Filter: true, Detail: Fast}
-		if err := s.applyDefaults(); err != nil {
-			b.Fatal(err)
-		}
-		d, err := s.design()
-		if err != nil {
-			b.Fatal(err)
-		}
-		p := NewParams(d)
-		if s.partition, err = graph.NewPartition(context.Background(), g, graph.PartitionOptions{FPGAs: 4, PEs: 9, Method: s.Partitioner}); err != nil {
-			b.Fatal(err)
-		}
+		p := prepare(b, s)
 		b.Run(name+"/reference", func(b *testing.B) {
 			for b.Loop() {
 				reference()
@@ -165,4 +144,21 @@ func replay(b *testing.B, s *Setup, p Params, rounds [][]uint32) *fastM {
 		b.Fatal(err)
 	}
 	return f
+}
+
+// prepare does what sim.Run does before the machine: the setup's
+// defaults, its design's parameters and its partition.
+func prepare(tb testing.TB, s *Setup) Params {
+	tb.Helper()
+	if err := s.applyDefaults(); err != nil {
+		tb.Fatal(err)
+	}
+	d, err := s.design()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if s.partition, err = graph.NewPartition(context.Background(), s.Graph, graph.PartitionOptions{FPGAs: s.FPGAs, PEs: s.PEs, Method: s.Partitioner, UFactor: s.UFactor, Seed: s.Seed}); err != nil {
+		tb.Fatal(err)
+	}
+	return NewParams(d)
 }
