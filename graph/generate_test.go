@@ -611,3 +611,46 @@ func TestBuildOrderFree(t *testing.T) {
 		}
 	}
 }
+
+// TestRMATInPlaceMatchesBuilder: an unweighted R-MAT graph built in its
+// draws' array is the graph the Builder makes from the same draws, for
+// directed and undirected specs, scrambled or not, odd and even scales, on
+// one core and several, with chunks that split the parts unevenly.
+func TestRMATInPlaceMatchesBuilder(t *testing.T) {
+	defer func(c int) { rmatChunk = c }(rmatChunk)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	specs := []string{
+		"rmat:scale=14,ef=8,seed=3",
+		"rmat:scale=13,ef=16,seed=4,directed=true",
+		"rmat:scale=15,ef=4,seed=5,scramble=false",
+		"rmat:scale=12,ef=8,seed=6,scramble=false,directed=true",
+		"rmat:scale=9,ef=64,a=0.7,b=0.1,c=0.1,seed=7",
+		"rmat:scale=3,ef=16,seed=8",
+		"rmat:scale=1,ef=8,seed=9,directed=true",
+	}
+	for _, spec := range specs {
+		s, err := ParseSpec(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := NewBuilder(s.Gen.numVertices(), s.Gen.Directed, false)
+		rmatEdges(s.Gen, b)
+		want, err := b.Build(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cfg := range []struct{ procs, chunk int }{{1, 1 << 10}, {2, 1 << 10}, {8, 333}} {
+			runtime.GOMAXPROCS(cfg.procs)
+			rmatChunk = cfg.chunk
+			g, err := genRMAT(s.Gen, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(g.Offsets, want.Offsets) || !slices.Equal(g.Adj, want.Adj) || g.Weights != nil ||
+				g.SelfLoops != want.SelfLoops || g.Duplicates != want.Duplicates || g.Directed != want.Directed {
+				t.Errorf("%s on %d cores, chunks of %d: %d arcs, %d self-loops, %d duplicates; the Builder's %d, %d, %d",
+					spec, cfg.procs, cfg.chunk, len(g.Adj), g.SelfLoops, g.Duplicates, len(want.Adj), want.SelfLoops, want.Duplicates)
+			}
+		}
+	}
+}

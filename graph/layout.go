@@ -121,27 +121,23 @@ func arcChunks(g *Graph, workers int) []int {
 
 // countRuns is the first pass over vertices [lo, hi): each vertex's
 // number of runs (distinct PEs of sel among its neighbours) into
-// runOff[u+1]; it returns the arcs to sel's PEs. cnt, one counter per PE,
-// is all zero between vertices; the second loop over a vertex's neighbours
-// resets what the first set.
+// runOff[u+1]; it returns the arcs to sel's PEs. cnt, one entry per PE,
+// holds 1 + the last vertex that saw the PE, so that nothing is reset
+// between vertices.
 func (l *EdgeLayout) countRuns(g *Graph, p *Partition, sel peRange, lo, hi int, cnt []uint32) uint32 {
 	arcs := uint32(0)
 	for u := lo; u < hi; u++ {
-		nbrs := g.Adj[g.Offsets[u]:g.Offsets[u+1]]
-		runs := uint32(0)
-		for _, v := range nbrs {
+		runs, stamp := uint32(0), uint32(u)+1
+		for _, v := range g.Adj[g.Offsets[u]:g.Offsets[u+1]] {
 			pe := p.PE[v]
 			if !sel.has(pe) {
 				continue
 			}
-			if cnt[pe] == 0 {
+			if cnt[pe] != stamp {
+				cnt[pe] = stamp
 				runs++
 			}
-			cnt[pe] = 1
 			arcs++
-		}
-		for _, v := range nbrs {
-			cnt[p.PE[v]] = 0
 		}
 		l.runOff[u+1] = runs
 	}

@@ -48,31 +48,11 @@ func BenchmarkFastTiming(b *testing.B) {
 	}
 	for _, mem := range []model.MemKind{model.OffChip, model.BRAM} {
 		s := &Setup{Board: bd, Kernel: k, Graph: g, FPGAs: 4, PEs: 9, Mem: mem, Filter: true, Detail: Fast}
-		if err := s.applyDefaults(); err != nil {
-			b.Fatal(err)
-		}
-		d, err := s.design()
-		if err != nil {
-			b.Fatal(err)
-		}
-		p := NewParams(d)
-		s.partition, err = graph.NewPartition(context.Background(), g, graph.PartitionOptions{FPGAs: 4, PEs: 9, Method: s.Partitioner, UFactor: s.UFactor, Seed: s.Seed})
-		if err != nil {
-			b.Fatal(err)
-		}
+		p := prepare(b, s)
 		b.Run(string(mem), func(b *testing.B) {
 			var cycles int64
 			for b.Loop() {
-				f := newFastM(context.Background(), s, p)
-				for r, snd := range rounds {
-					if err := f.superstep(r, snd); err != nil {
-						b.Fatal(err)
-					}
-				}
-				if err := f.advance(true); err != nil {
-					b.Fatal(err)
-				}
-				cycles = f.result(&kernel.Result{}).Cycles
+				cycles = replay(b, s, p, rounds).result(&kernel.Result{}).Cycles
 			}
 			b.ReportMetric(float64(cycles), "cycles")
 		})
@@ -132,17 +112,7 @@ func BenchmarkFastParts(b *testing.B) {
 		}
 		reference()
 		s := &Setup{Board: bd, Kernel: k, Graph: g, FPGAs: 4, PEs: 9, Mem: model.OffChip, Filter: true, Detail: Fast}
-		if err := s.applyDefaults(); err != nil {
-			b.Fatal(err)
-		}
-		d, err := s.design()
-		if err != nil {
-			b.Fatal(err)
-		}
-		p := NewParams(d)
-		if s.partition, err = graph.NewPartition(context.Background(), g, graph.PartitionOptions{FPGAs: 4, PEs: 9, Method: s.Partitioner}); err != nil {
-			b.Fatal(err)
-		}
+		p := prepare(b, s)
 		b.Run(name+"/reference", func(b *testing.B) {
 			for b.Loop() {
 				reference()
@@ -155,16 +125,40 @@ func BenchmarkFastParts(b *testing.B) {
 		})
 		b.Run(name+"/timing", func(b *testing.B) {
 			for b.Loop() {
-				f := newFastM(context.Background(), s, p)
-				for r, snd := range rounds {
-					if err := f.superstep(r, snd); err != nil {
-						b.Fatal(err)
-					}
-				}
-				if err := f.advance(true); err != nil {
-					b.Fatal(err)
-				}
+				replay(b, s, p, rounds)
 			}
 		})
 	}
+}
+
+// replay runs fast detail's timing of s on the recorded senders of every
+// superstep, without the reference engine.
+func replay(b *testing.B, s *Setup, p Params, rounds [][]uint32) *fastM {
+	f := newFastM(context.Background(), s, p)
+	for r, snd := range rounds {
+		if err := f.superstep(r, snd); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := f.advance(true); err != nil {
+		b.Fatal(err)
+	}
+	return f
+}
+
+// prepare does what sim.Run does before the machine: the setup's
+// defaults, its design's parameters and its partition.
+func prepare(tb testing.TB, s *Setup) Params {
+	tb.Helper()
+	if err := s.applyDefaults(); err != nil {
+		tb.Fatal(err)
+	}
+	d, err := s.design()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if s.partition, err = graph.NewPartition(context.Background(), s.Graph, graph.PartitionOptions{FPGAs: s.FPGAs, PEs: s.PEs, Method: s.Partitioner, UFactor: s.UFactor, Seed: s.Seed}); err != nil {
+		tb.Fatal(err)
+	}
+	return NewParams(d)
 }

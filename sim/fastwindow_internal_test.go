@@ -61,17 +61,7 @@ func TestFastWindowsIdentical(t *testing.T) {
 				t.Fatal(err)
 			}
 			s := &Setup{Board: bd, Kernel: k, Graph: g, FPGAs: tc.fpgas, PEs: tc.pes, Mem: tc.mem, PE: tc.pe, Filter: true, Detail: Fast}
-			if err := s.applyDefaults(); err != nil {
-				t.Fatal(err)
-			}
-			d, err := s.design()
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := NewParams(d)
-			if s.partition, err = graph.NewPartition(context.Background(), g, graph.PartitionOptions{FPGAs: tc.fpgas, PEs: tc.pes, Method: s.Partitioner}); err != nil {
-				t.Fatal(err)
-			}
+			p := prepare(t, s)
 			var want *Result
 			for _, v := range []struct {
 				workers   int
