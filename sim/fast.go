@@ -25,8 +25,9 @@ import (
 //     sweep. An update whose list on a PE is empty is never visited there
 //     (its take cycle has a closed form), so a crossbar write costs the
 //     PEs with a non-empty list and each message costs one step;
-//   - the memory bandwidth is shared per FPGA by a window of per-cycle
-//     grants (fastmem.go);
+//   - where the memory binds, each FPGA's words are granted in time
+//     order, cycle by cycle in the rotating order of cycle detail's
+//     arbiter (fastmem.go);
 //   - the FPGAs meet only through links, whose latency is the lookahead
 //     of a conservative parallel scheme: the FPGAs are stepped each on its
 //     own clock through windows of that many cycles, on every core, and
