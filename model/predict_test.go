@@ -201,3 +201,45 @@ func TestOptimiseSearchIsExhaustive(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictionMemoryGrantsWholeWords: the edge memory's token bucket
+// holds at most max(r, 1) tokens, so r words per cycle grant floor(r)
+// words a cycle, or one every ceil(1/r) cycles: 2.9 words per cycle
+// predict what 2 do, 0.6 what 0.5 do, and 3 are faster where the memory
+// binds (9 PEs ask for more).
+func TestPredictionMemoryGrantsWholeWords(t *testing.T) {
+	p := ac510(t)
+	w := predictWorkload(t, p, "wcc", "uniform:v=2048,d=16,seed=1", graph.Greedy)
+	c := model.Config{FPGAs: 1, PEs: 9, Mem: model.OffChip}
+	// steps returns every superstep's cycles before the bound's floor.
+	steps := func(words float64) []float64 {
+		q := *p
+		q.MemBitsPerSec = words * p.ClockHz * float64(p.MemWordBits)
+		r, err := model.Evaluate(&q, w, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr, ok := model.Predict(&q, w, r)
+		if !ok {
+			t.Fatal("no prediction")
+		}
+		var out []float64
+		for _, st := range pr.Supersteps {
+			out = append(out, st.Cycles-st.Limits)
+		}
+		return out
+	}
+	for _, tc := range []struct{ words, same, faster float64 }{{2.9, 2, 3}, {0.6, 0.5, 1}} {
+		got, same, faster := steps(tc.words), steps(tc.same), steps(tc.faster)
+		sooner := false
+		for i := range got {
+			if math.Abs(got[i]-same[i]) > 1e-9*same[i] {
+				t.Errorf("%g words a cycle: superstep %d takes %.1f cycles, %g words %.1f", tc.words, i, got[i], tc.same, same[i])
+			}
+			sooner = sooner || faster[i] < got[i]-0.5
+		}
+		if !sooner {
+			t.Errorf("%g words a cycle are never faster than %g: the memory does not bind", tc.faster, tc.words)
+		}
+	}
+}
