@@ -188,7 +188,7 @@ flow() {
 	wait_re "▸ memory.peak_gib_s +21.7"
 	keys Enter
 	type_text 10
-	wait_for "T_sys 4.132 GTEPS"
+	wait_for "T_sys 4.387 GTEPS"
 	keys Enter
 	wait_re "▸ memory.peak_gib_s +10  GiB/s"
 	idle
@@ -205,7 +205,7 @@ flow() {
 	keys Enter
 	type_text 4
 	keys Enter
-	wait_for "T_sys 4.132 GTEPS"
+	wait_for "T_sys 4.387 GTEPS"
 	esc
 	wait_for "into the cell"
 
