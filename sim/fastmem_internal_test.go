@@ -4,14 +4,11 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"testing"
 
 	"github.com/gravf-tui/gravf-tui/boards"
 	"github.com/gravf-tui/gravf-tui/graph"
-	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
-	"github.com/gravf-tui/gravf-tui/samples"
 )
 
 // TestFastMemoryRates: at rates a board cannot be set to (below one word
@@ -35,26 +32,7 @@ func TestFastMemoryRates(t *testing.T) {
 		{"sssp", "uniform:v=800,d=8,seed=1", 4, 9, PEGenerated, 2.25},
 	} {
 		t.Run(fmt.Sprintf("%s/%s/%dx%d/%g", tc.kernel, tc.graph, tc.fpgas, tc.pes, tc.rate), func(t *testing.T) {
-			sp, err := samples.Kernel(tc.kernel)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var opt graph.ReadOptions
-			opt.Weighted, opt.FloatWeights = sp.Weights()
-			g, err := graph.Load(tc.graph, opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			params := map[string]string{}
-			for _, p := range sp.Params {
-				if p.Kind == kernel.ParamVertex {
-					params[p.Name] = strconv.FormatUint(g.Label(0), 10)
-				}
-			}
-			k, err := sp.Bind(kernel.Env{Vertices: g.NumVertices(), Params: params, Lookup: g.Lookup})
-			if err != nil {
-				t.Fatal(err)
-			}
+			k, g := loadCase(t, tc.kernel, tc.graph)
 			var res [2]*Result
 			for i, d := range []Detail{Cycle, Fast} {
 				s := &Setup{Board: bd, Kernel: k, Graph: g, FPGAs: tc.fpgas, PEs: tc.pes, Mem: model.OffChip, PE: tc.pe, Filter: true, Detail: d}

@@ -3,14 +3,10 @@ package sim
 import (
 	"context"
 	"reflect"
-	"strconv"
 	"testing"
 
 	"github.com/gravf-tui/gravf-tui/boards"
-	"github.com/gravf-tui/gravf-tui/graph"
-	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
-	"github.com/gravf-tui/gravf-tui/samples"
 )
 
 // TestFastWindowsIdentical runs fast detail of GraVF-M on one core and on
@@ -40,26 +36,7 @@ func TestFastWindowsIdentical(t *testing.T) {
 		{"pr", "rmat:scale=13,ef=8,seed=1", 4, 9, model.OffChip, PEGenerated},
 	} {
 		t.Run(tc.kernel+"/"+tc.graph, func(t *testing.T) {
-			sp, err := samples.Kernel(tc.kernel)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var opt graph.ReadOptions
-			opt.Weighted, opt.FloatWeights = sp.Weights()
-			g, err := graph.Load(tc.graph, opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			params := map[string]string{}
-			for _, p := range sp.Params {
-				if p.Kind == kernel.ParamVertex {
-					params[p.Name] = strconv.FormatUint(g.Label(0), 10)
-				}
-			}
-			k, err := sp.Bind(kernel.Env{Vertices: g.NumVertices(), Params: params, Lookup: g.Lookup})
-			if err != nil {
-				t.Fatal(err)
-			}
+			k, g := loadCase(t, tc.kernel, tc.graph)
 			s := &Setup{Board: bd, Kernel: k, Graph: g, FPGAs: tc.fpgas, PEs: tc.pes, Mem: tc.mem, PE: tc.pe, Filter: true, Detail: Fast}
 			p := prepare(t, s)
 			var want *Result
