@@ -259,10 +259,9 @@ func compose(p *Platform, w *Workload, c Config, tsys float64, prof *Profile) Pr
 	}
 	// In items per cycle, as the links' token buckets pass them.
 	pairRate, ifRate := bucketRate(pairWords, item), bucketRate(ifWords, item)
-	// The edge memory's token bucket holds at most max(r, 1) tokens, so
-	// with r words per cycle it grants floor(r) words a cycle (or one
-	// every ceil(1/r) cycles), as the links' buckets pass whole items.
-	memWords := bucketRate(p.MemBitsPerSec/f/float64(max(p.MemWordBits, 1)), 1)
+	// The edge memory grants whole words (MemGrants), as the links'
+	// buckets pass whole items.
+	memWords := NewMemGrants(p.MemBitsPerSec / f / float64(max(p.MemWordBits, 1))).Rate()
 	nPE := float64(c.FPGAs * c.PEs)
 	pr := Prediction{SweepSeconds: float64(prof.Sweep) / f, SyncSeconds: p.syncCycles(w, c, !prof.MemoryIn, true) / f}
 	// The recursion's ends include the link latency when prof.LinkIn; the

@@ -1,33 +1,10 @@
 package sim
 
-import "math"
+import (
+	"math"
 
-// memRate is one FPGA's off-chip memory bandwidth as the cycle-level
-// machine meters it: a token bucket refilled by r = MemWordsPerCycle every
-// cycle up to max(r, 1) tokens, every word request taking one. With r >= 1
-// the bucket is full again after every refill, so each cycle grants
-// perCycle = floor(r) requests and no more; with r < 1 a grant empties it
-// (it holds exactly one token then), and the next is possible gap refills
-// later. Both counts come from the machine's own floating-point steps.
-type memRate struct {
-	perCycle int   // grants per cycle
-	gap      int64 // cycles from one grant to the next possible (1 when r >= 1)
-}
-
-func newMemRate(r float64) memRate {
-	if r >= 1 {
-		n := 0
-		for tok := r; tok >= 1; tok-- {
-			n++
-		}
-		return memRate{perCycle: n, gap: 1}
-	}
-	k := int64(0)
-	for tok := 0.0; tok < 1; k++ {
-		tok = min(tok+r, 1)
-	}
-	return memRate{perCycle: 1, gap: k}
-}
+	"github.com/gravf-tui/gravf-tui/model"
+)
 
 // memSched is one FPGA's off-chip scatter stages at fast detail when the
 // memory binds, resolved in time order. The cycle-level machine serves, in
@@ -54,7 +31,7 @@ func newMemRate(r float64) memRate {
 // t+1 can be resolved (runFPGA does), and a crossbar that waits for a busy
 // PE's take of a write cannot write before it (settle resolves forward).
 type memSched struct {
-	rate       memRate
+	rate       model.MemGrants
 	lastGrant  int64 // the last cycle a word was granted
 	pes        []memPE
 	busy       int     // PEs with a list being requested
@@ -101,7 +78,7 @@ func newMemSched(r float64, x *fxFPGA, pes []*fastPE) *memSched {
 	if r <= 0 || math.IsInf(r, 1) || r >= float64(len(pes)) {
 		return nil
 	}
-	s := &memSched{rate: newMemRate(r), lastGrant: -1, settledKey: never, ring: &x.takeRing, at: math.MaxInt64}
+	s := &memSched{rate: model.NewMemGrants(r), lastGrant: -1, settledKey: never, ring: &x.takeRing, at: math.MaxInt64}
 	s.list = make([]int32, 0, len(pes))
 	for _, q := range pes {
 		s.pes = append(s.pes, memPE{q: q, key: q.key()})
@@ -228,7 +205,7 @@ func (f *fastM) resolve(x *fxFPGA, s *memSched, h int64) {
 		return // nobody asks by then
 	}
 	r := s.rate
-	for s.busy > r.perCycle || r.gap > 1 {
+	for s.busy > r.PerCycle || r.Gap > 1 {
 		c, asking := int64(math.MaxInt64), 0
 		for _, i := range s.list {
 			switch e := &s.pes[i]; {
@@ -242,7 +219,7 @@ func (f *fastM) resolve(x *fxFPGA, s *memSched, h int64) {
 			s.at = c
 			return
 		}
-		if open := s.lastGrant + r.gap; c < open {
+		if open := s.lastGrant + r.Gap; c < open {
 			for _, i := range s.list {
 				e := &s.pes[i]
 				e.ready = max(e.ready, open)
@@ -251,7 +228,7 @@ func (f *fastM) resolve(x *fxFPGA, s *memSched, h int64) {
 		}
 		n := len(s.pes)
 		first := 0
-		if asking > r.perCycle {
+		if asking > r.PerCycle {
 			first = int(c % int64(n))
 		}
 		granted := 0
@@ -264,7 +241,7 @@ func (f *fastM) resolve(x *fxFPGA, s *memSched, h int64) {
 				continue
 			}
 			asking--
-			if granted == r.perCycle {
+			if granted == r.PerCycle {
 				e.ready = c + 1 // no token left in this cycle
 				continue
 			}
