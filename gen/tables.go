@@ -250,7 +250,7 @@ func (t *tables) index(pe int, words bool, f func(IndexEntry)) {
 	epw := t.d.EdgeMemory.EdgesPerWord
 	l, g := t.lists(t.p.FPGAOfPE(pe)), t.g
 	for u := 0; u < g.NumVertices(); u++ {
-		n := t.listOf(l, pe, uint32(u)).len()
+		n := l.ListLen(pe, uint32(u))
 		e := IndexEntry{Start: uint32(at), Len: uint32(n), Degree: g.Offsets[u+1] - g.Offsets[u]}
 		switch {
 		case !words:

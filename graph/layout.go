@@ -301,12 +301,24 @@ func (l *EdgeLayout) LocalIndexes(pe int, u uint32) (locals []uint16, weights []
 	return l.local[start:end], weights
 }
 
-// find returns the index of u's run on global PE pe, if it has one.
+// ListLen returns the number of u's out-neighbours held by global PE pe,
+// in a layout of either kind.
+func (l *EdgeLayout) ListLen(pe int, u uint32) int {
+	i, ok := l.find(pe, u)
+	if !ok {
+		return 0
+	}
+	start, end := l.runSpan(i)
+	return int(end - start)
+}
+
+// find returns the index of u's run on global PE pe, if it has one: a
+// binary search over u's runs.
 func (l *EdgeLayout) find(pe int, u uint32) (int, bool) {
 	if pe < 0 || pe >= l.numPE {
 		return 0, false
 	}
-	lo, hi := l.Runs(u)
+	lo, hi := int(l.runOff[u]), int(l.runOff[u+1])
 	i, ok := slices.BinarySearch(l.runPE[lo:hi], uint16(pe))
 	return lo + i, ok
 }

@@ -268,7 +268,8 @@ func TestEdgeLayoutOfMatchesWhole(t *testing.T) {
 
 // checkLocalLayout checks that the layout of local indexes of PEs [lo, hi)
 // holds the lists of l, the layout of vertex ids of the same PEs, each
-// neighbour as its local index, and no vertex ids.
+// neighbour as its local index, and no vertex ids, and that both give
+// the lists' lengths.
 func checkLocalLayout(t *testing.T, g *graph.Graph, p *graph.Partition, l *graph.EdgeLayout, lo, hi int) {
 	t.Helper()
 	ll := graph.NewLocalLayoutOf(g, p, lo, hi)
@@ -285,6 +286,9 @@ func checkLocalLayout(t *testing.T, g *graph.Graph, p *graph.Partition, l *graph
 			}
 			if none, _ := ll.Local(pe, u); !slices.Equal(got, nbrs) || !slices.Equal(w1, w2) || len(none) > 0 {
 				t.Fatalf("PEs [%d, %d): LocalIndexes(%d, %d) = %v %v (vertices %v), want the vertices %v %v; Local %v", lo, hi, pe, u, locals, w1, got, nbrs, w2, none)
+			}
+			if n1, n2 := ll.ListLen(pe, u), l.ListLen(pe, u); n1 != len(nbrs) || n2 != len(nbrs) {
+				t.Fatalf("PEs [%d, %d): ListLen(%d, %d) = %d (local indexes), %d (vertex ids), want %d", lo, hi, pe, u, n1, n2, len(nbrs))
 			}
 		}
 	}
