@@ -43,6 +43,10 @@ type lockstep struct {
 	want  [][]int32
 	segs  []segment
 	nexts []nextItem
+	// queued and ordered are readyOrder's scratch, kept from superstep to
+	// superstep (16 bytes per sender each).
+	queued, ordered []readyItem
+	start           []int
 }
 
 // crossbar is one FPGA's crossbar.
@@ -168,11 +172,10 @@ func (lk *lockstep) run(senders []uint32) {
 	lk.route(items)
 	lk.schedule(items, func(f int, it readyItem, at int64) {
 		if it.barrier {
-			lk.move(f, at, 0, 0, 0)
+			lk.move(f, at, nil, 0)
 			return
 		}
-		lo, hi := lk.lists.on(it.rank, f)
-		lk.move(f, at, lo, hi, lk.lists.arcsOn(it.rank, f))
+		lk.move(f, at, lk.lists.on(it.rank, f), lk.lists.arcsOn(it.rank, f))
 	})
 	for f := range lk.lanes {
 		x := &lk.xb[f]
@@ -221,7 +224,7 @@ func (lk *lockstep) route(items []readyItem) {
 		home := int(pe[it.u]) / nP
 		w.local[home]++
 		for f := range w.nF {
-			if lo, hi := lk.lists.on(it.rank, f); lo == hi && f != home && w.opt.Filter {
+			if len(lk.lists.on(it.rank, f)) == 0 && f != home && w.opt.Filter {
 				continue
 			}
 			w.xbar[f]++
@@ -372,9 +375,9 @@ type nextItem struct {
 }
 
 // move moves one item, ready at cycle ready, through FPGA f's crossbar
-// into every local PE; runs lo to hi of the lists are the item's lists on
-// the FPGA's PEs, their arcs from arc on in the lists' loc or slot.
-func (lk *lockstep) move(f int, ready int64, lo, hi, arc uint32) {
+// into every local PE; runs are the item's lists on the FPGA's PEs, their
+// arcs from arc on in the lists' loc or slot.
+func (lk *lockstep) move(f int, ready int64, runs []peRun, arc uint32) {
 	x := &lk.xb[f]
 	lanes := lk.lanes[f]
 	slot := x.items % InFIFODepth
@@ -383,8 +386,7 @@ func (lk *lockstep) move(f int, ready int64, lo, hi, arc uint32) {
 	x.full[slot] = max(t+1, j+x.behind)
 	base := f * len(lanes)
 	pl := lk.lists
-	for k := lo; k < hi; k++ {
-		r := pl.runs[k]
+	for _, r := range runs {
 		ln := &lanes[int(r.pe)-base]
 		switch {
 		case pl.loc != nil:
@@ -543,7 +545,7 @@ func (lk *lockstep) readyOrder(senders []uint32) []readyItem {
 	for q := 0; q < w.nPE; q++ {
 		byPE[q+1] += byPE[q] + 1
 	}
-	first := make([]readyItem, len(senders)+w.nPE)
+	first := grow(&lk.queued, len(senders)+w.nPE)
 	fill := slices.Clone(byPE[:w.nPE])
 	for _, u := range senders {
 		q := pe[u]
@@ -570,20 +572,31 @@ func (lk *lockstep) readyOrder(senders []uint32) []readyItem {
 		slices.SortStableFunc(first, func(a, b readyItem) int { return key(a) - key(b) })
 		return first
 	}
-	start := make([]int, w.nF*span+1)
+	start := grow(&lk.start, w.nF*span+1)
+	clear(start)
 	for _, it := range first {
 		start[key(it)+1]++
 	}
 	for i := 1; i < len(start); i++ {
 		start[i] += start[i-1]
 	}
-	out := make([]readyItem, len(first))
+	out := grow(&lk.ordered, len(first))
 	for _, it := range first {
 		k := key(it)
 		out[start[k]] = it
 		start[k]++
 	}
 	return out
+}
+
+// grow returns (*buf)[:n], reallocating when it is shorter; the contents
+// are stale.
+func grow[T any](buf *[]T, n int) []T {
+	if cap(*buf) < n {
+		*buf = make([]T, n)
+	}
+	*buf = (*buf)[:n]
+	return *buf
 }
 
 // flow reads n edges one per cycle from cycle first on, each gathered lat
