@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"runtime/debug"
 
 	"github.com/gravf-tui/gravf-tui/explorer"
 	"github.com/gravf-tui/gravf-tui/gen"
@@ -77,6 +76,11 @@ a testbench of the kernels with AXI memory models and protocol checkers
 			if err := checkBuildable(p.Platform, p.Kernel, p.Graph, cfg, forceUnbuildable); err != nil {
 				return err
 			}
+			// The export holds the graph throughout; the reference run's
+			// buffers and the images' writers make garbage on top of it,
+			// which at the default pacing set its peak (62 MB of heap for
+			// 39 MB live on R-MAT scale 18). Package gen leaves the
+			// process's collector alone; the command sets it.
 			defer tightCollector()()
 			opts := gen.ExportOptions{Board: p.Board, Kernel: p.Kernel, Graph: p.Graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
 				Partitioner: part, Filter: cfg.Filter, Mem: cfg.Mem, Dir: out, Force: force, Version: explorer.Version()}
@@ -115,26 +119,4 @@ a testbench of the kernels with AXI memory models and protocol checkers
 	pf.opts.Mem = model.BRAM
 	cmd.Flags().Lookup("mem").DefValue = string(model.BRAM)
 	return cmd
-}
-
-// tightCollector has the collector run when the heap has grown by a tenth
-// over what was live (Go's default lets it double), unless the process
-// was set tighter, until restore is called. An export holds the graph
-// for its whole run, and the reference run's buffers, which grow
-// superstep by superstep, and the images' writers make garbage on top of
-// it: at the default pacing that garbage set the export's peak (62 MB of
-// heap for 39 MB live on R-MAT scale 18). The heap is mostly arrays of
-// integers, which the collector does not scan, so the extra collections
-// cost little (about 40 instead of 8 in that export, within the noise of
-// its CPU time; 20 percent left its peak 4 to 9 MB higher). The setting
-// is the process's, so it belongs to the command, not to package gen: a
-// program that exports beside other work (the TUI's simulations) keeps
-// its own pacing.
-func tightCollector() (restore func()) {
-	const percent = 10
-	saved := debug.SetGCPercent(percent)
-	if saved >= 0 && saved < percent {
-		debug.SetGCPercent(saved)
-	}
-	return func() { debug.SetGCPercent(saved) }
 }
