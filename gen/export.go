@@ -148,13 +148,11 @@ func Export(ctx context.Context, o ExportOptions) (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The images' writers and the reference run make garbage on top of
-	// the graph; collected early, it does not set the export's peak.
-	defer tightCollector()()
 	sys, m, err := Prepare(ctx, o, false)
 	if err != nil {
 		return nil, err
 	}
+	sys.packExpected()
 	k := o.Kernel
 	o.Mem = arch.MemKind(m.Mem)
 

@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"runtime/debug"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/gravf-tui/gravf-tui/arch"
 	"github.com/gravf-tui/gravf-tui/graph"
@@ -64,9 +62,12 @@ type System struct {
 	Memories []EdgeMemory
 	Images   []PEImages
 
-	tables  *tables
-	streams map[string]stream
-	dropped bool // dropShared was called
+	tables *tables
+	// expected, when set, holds Expected's final states packed (see
+	// packExpected).
+	expected *packedStates
+	streams  map[string]stream
+	dropped  bool // dropShared was called
 }
 
 // stream is a file written as the project is: an image or the expected
@@ -191,9 +192,15 @@ func GenerateSystem(ctx context.Context, o SystemOptions) (*System, error) {
 	// The reference run comes first: its working set and the partition
 	// are then never held together.
 	collect() // the caller's garbage (a generated graph's temporaries)
-	release := tightCollector()
-	ref, err := kernel.Run(ctx, k, g, kernel.RunOptions{})
-	release()
+	// The run writes its final states (4 MiB for WCC on R-MAT scale 18)
+	// after the last superstep's progress; collected there, its garbage is
+	// not resident beside them.
+	last := func(s kernel.Superstep) {
+		if s.Active == 0 {
+			collect()
+		}
+	}
+	ref, err := kernel.Run(ctx, k, g, kernel.RunOptions{Progress: last})
 	if err != nil {
 		return nil, err
 	}
@@ -244,61 +251,33 @@ func GenerateSystem(ctx context.Context, o SystemOptions) (*System, error) {
 // which hold one FPGA's lists each on top of the graph, do not hold them
 // too. The System writes no other file afterwards; its Expected is nil.
 func (s *System) dropShared() {
-	s.Expected, s.tables.flt, s.dropped = nil, nil, true
+	s.Expected, s.expected, s.tables.flt, s.dropped = nil, nil, nil, true
 	collect()
 }
 
-// collect runs the collector where a large structure has just died, so
-// that the next stage's allocations reuse its memory: Go's collector
-// otherwise lets the heap grow to twice what was live at the last
-// collection, and the last one may have run while the graph was being
-// generated or the reference run held its working set, which set the
-// export's peak. The heap is mostly arrays of integers, which the
-// collector does not scan, so a collection costs milliseconds.
-func collect() { runtime.GC() }
-
-// tightCollector has the collector run when the heap has grown by a tenth
-// over what was live (Go's default lets it double) until release is
-// called, unless it was already set tighter. The reference run's buffers
-// grow superstep by superstep, and at the default pacing their garbage on
-// top of the graph set the export's peak (62 MB of heap for 39 MB live on
-// R-MAT scale 18); the heap is mostly arrays of integers, which the
-// collector does not scan, so the extra collections cost little (about
-// 40 instead of 8 in that export, within the noise of its CPU time; 20
-// percent left its peak 4 to 9 MB higher, and returning the freed memory
-// to the system at each collection lowered it no further and cost a
-// tenth of a second in page faults). Nested
-// and concurrent calls share one setting, restored by the last release.
-func tightCollector() (release func()) {
-	tight.mu.Lock()
-	defer tight.mu.Unlock()
-	if tight.holders == 0 {
-		tight.saved = debug.SetGCPercent(tightGCPercent)
-		if tight.saved >= 0 && tight.saved < tightGCPercent {
-			debug.SetGCPercent(tight.saved)
-		}
-	}
-	tight.holders++
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			tight.mu.Lock()
-			defer tight.mu.Unlock()
-			if tight.holders--; tight.holders == 0 {
-				debug.SetGCPercent(tight.saved)
-			}
-		})
-	}
+// packExpected keeps the expected final states packed at their fields'
+// widths (packedStates) instead of the reference run's 64 bits a field,
+// once nothing else reads those (Prepare has hashed them into the
+// manifest): Expected keeps the run's figures but no States.
+func (s *System) packExpected() {
+	s.expected = packStates(s.Expected, s.Words.State)
+	r := *s.Expected
+	r.States = nil
+	s.Expected = &r
+	collect()
 }
 
-// tightGCPercent is the collector's growth target under tightCollector.
-const tightGCPercent = 10
-
-var tight struct {
-	mu      sync.Mutex
-	holders int
-	saved   int
-}
+// collect runs the collector where a large structure has just died and
+// returns the freed pages to the system, so that the next stage starts
+// from what is live: Go's collector otherwise lets the heap grow to twice
+// what was live at the last collection (the export command tightens
+// that, see cmd/gravf-tui), and the pages it frees stay resident until
+// its scavenger gets to them, so a stage's arrays of other sizes came on
+// top of the last one's (the resident set of the R-MAT scale-18 export
+// peaked 1 to 2 MB higher with runtime.GC alone). The heap is mostly
+// arrays of integers, which the collector does not scan, so a collection
+// costs milliseconds.
+func collect() { debug.FreeOSMemory() }
 
 // addRTL adds the synthesizable Verilog: the building blocks, the f32
 // library when a generated kernel uses it, the kernels (generated, or the
@@ -391,8 +370,14 @@ func (s *System) addImages() {
 func (s *System) writeExpected(wr io.Writer, pe int) error {
 	w := s.Words
 	h := newHexImage(wr, w.State)
+	state := make([]uint64, len(w.State.Fields))
 	for _, v := range s.Part.Members[pe] {
-		h.b = w.State.AppendHex(h.b, s.Expected.State(v)...)
+		if s.expected != nil {
+			state = s.expected.state(v, state)
+		} else {
+			state = s.Expected.State(v)
+		}
+		h.b = w.State.AppendHex(h.b, state...)
 		h.end()
 	}
 	zero := make([]uint64, len(w.State.Fields))

@@ -36,6 +36,7 @@ type tables struct {
 	mu      sync.Mutex
 	fpga    int               // the FPGA whose lists are held
 	layout  *graph.EdgeLayout // its PEs' lists (nil: none held)
+	narrow  bool              // layout holds local indexes (graph.NewLocalLayoutOf)
 	layouts int               // how many were built, for tests
 }
 
@@ -170,9 +171,71 @@ func (t *tables) lists(f int) *graph.EdgeLayout {
 	}
 	t.layout = nil
 	collect() // the previous FPGA's lists, or the garbage of the setup
-	t.fpga, t.layout = f, graph.NewEdgeLayoutOf(t.g, t.p, f*t.p.PEs, (f+1)*t.p.PEs)
+	lo, hi := f*t.p.PEs, (f+1)*t.p.PEs
+	t.fpga, t.layout, t.narrow = f, graph.NewLocalLayoutOf(t.g, t.p, lo, hi), true
+	if t.layout == nil {
+		t.layout, t.narrow = graph.NewEdgeLayoutOf(t.g, t.p, lo, hi), false
+	}
 	t.layouts++
 	return t.layout
+}
+
+// peList is a vertex's list on one PE, from the lists of its FPGA: the
+// neighbours' local indexes (a layout of local indexes, which the tables
+// build when every PE's vertices fit 16 bits) or their vertex ids.
+type peList struct {
+	locals  []uint16
+	nbrs    []uint32
+	weights []uint32 // nil when unweighted
+}
+
+// listOf returns u's list on PE pe from l, the lists of pe's FPGA.
+func (t *tables) listOf(l *graph.EdgeLayout, pe int, u uint32) peList {
+	if t.narrow {
+		locals, ws := l.LocalIndexes(pe, u)
+		return peList{locals: locals, weights: ws}
+	}
+	nbrs, ws := l.Local(pe, u)
+	return peList{nbrs: nbrs, weights: ws}
+}
+
+func (e peList) len() int { return len(e.locals) + len(e.nbrs) }
+
+// local is the i-th neighbour's local index on the PE.
+func (e peList) local(i int, p *graph.Partition) uint32 {
+	if e.locals != nil {
+		return uint32(e.locals[i])
+	}
+	return p.Local[e.nbrs[i]]
+}
+
+// global is the i-th neighbour's vertex id; pe is the list's PE.
+func (e peList) global(i, pe int, p *graph.Partition) uint32 {
+	if e.locals != nil {
+		return p.Members[pe][e.locals[i]]
+	}
+	return e.nbrs[i]
+}
+
+// data is the i-th edge's data: its weight, or unit when unweighted.
+func (e peList) data(i int, unit uint64) uint64 {
+	if e.weights != nil {
+		return uint64(e.weights[i])
+	}
+	return unit
+}
+
+// part is the neighbours [i, j) of the list.
+func (e peList) part(i, j int) peList {
+	if e.locals != nil {
+		e.locals = e.locals[i:j]
+	} else {
+		e.nbrs = e.nbrs[i:j]
+	}
+	if e.weights != nil {
+		e.weights = e.weights[i:j]
+	}
+	return e
 }
 
 // index calls f for the edge-index entry of every vertex of the graph on
@@ -187,15 +250,15 @@ func (t *tables) index(pe int, words bool, f func(IndexEntry)) {
 	epw := t.d.EdgeMemory.EdgesPerWord
 	l, g := t.lists(t.p.FPGAOfPE(pe)), t.g
 	for u := 0; u < g.NumVertices(); u++ {
-		nbrs, _ := l.Local(pe, uint32(u))
-		e := IndexEntry{Start: uint32(at), Len: uint32(len(nbrs)), Degree: g.Offsets[u+1] - g.Offsets[u]}
+		n := l.ListLen(pe, uint32(u))
+		e := IndexEntry{Start: uint32(at), Len: uint32(n), Degree: g.Offsets[u+1] - g.Offsets[u]}
 		switch {
 		case !words:
-			at += len(nbrs)
-		case len(nbrs) == 0:
+			at += n
+		case n == 0:
 			e.Start = 0
 		default:
-			at += (len(nbrs) + epw - 1) / epw
+			at += (n + epw - 1) / epw
 		}
 		f(e)
 	}
@@ -204,13 +267,9 @@ func (t *tables) index(pe int, words bool, f func(IndexEntry)) {
 // list appends the edges of u's list on PE pe, from l (the lists of pe's
 // FPGA), to dst.
 func (t *tables) list(dst []EdgeEntry, l *graph.EdgeLayout, pe int, u uint32) []EdgeEntry {
-	nbrs, ws := l.Local(pe, u)
-	for i, v := range nbrs {
-		e := EdgeEntry{Global: v, Local: t.p.Local[v], Data: t.unit}
-		if ws != nil {
-			e.Data = uint64(ws[i])
-		}
-		dst = append(dst, e)
+	e := t.listOf(l, pe, u)
+	for i := range e.len() {
+		dst = append(dst, EdgeEntry{Global: e.global(i, pe, t.p), Local: e.local(i, t.p), Data: e.data(i, t.unit)})
 	}
 	return dst
 }
@@ -257,21 +316,15 @@ func (t *tables) vertices(pe int, f func(v VertexEntry, state []uint64)) {
 
 // memory calls f for every word of FPGA fpga's off-chip memory, in
 // address order: the lists of its PEs, PE after PE, each cut into words
-// of EdgesPerWord edges, given as the word's neighbours and their weights
-// (nil when unweighted), slices of the FPGA's layout.
-func (t *tables) memory(fpga int, f func(nbrs, weights []uint32)) {
+// of EdgesPerWord edges, given as the word's part of its list.
+func (t *tables) memory(fpga int, f func(word peList)) {
 	epw := t.d.EdgeMemory.EdgesPerWord
 	l := t.lists(fpga)
 	for pe := fpga * t.p.PEs; pe < (fpga+1)*t.p.PEs; pe++ {
 		for u := 0; u < t.g.NumVertices(); u++ {
-			nbrs, ws := l.Local(pe, uint32(u))
-			for i := 0; i < len(nbrs); i += epw {
-				j := min(i+epw, len(nbrs))
-				if ws != nil {
-					f(nbrs[i:j], ws[i:j])
-				} else {
-					f(nbrs[i:j], nil)
-				}
+			e := t.listOf(l, pe, uint32(u))
+			for i := 0; i < e.len(); i += epw {
+				f(e.part(i, min(i+epw, e.len())))
 			}
 		}
 	}
@@ -405,14 +458,8 @@ func (t *tables) writePerVertex(wr io.Writer, l arch.Layout, pe int, word func(b
 // writeMemory streams FPGA f's off-chip memory image.
 func (t *tables) writeMemory(wr io.Writer, w arch.Words, f int) error {
 	h := newHexImage(wr, w.MemWord)
-	local := t.p.Local
-	t.memory(f, func(nbrs, weights []uint32) {
-		h.b = w.AppendMemWord(h.b, len(nbrs), func(j int) (uint32, uint64) {
-			if weights != nil {
-				return local[nbrs[j]], uint64(weights[j])
-			}
-			return local[nbrs[j]], t.unit
-		})
+	t.memory(f, func(e peList) {
+		h.b = w.AppendMemWord(h.b, e.len(), func(j int) (uint32, uint64) { return e.local(j, t.p), e.data(j, t.unit) })
 		h.end()
 	})
 	return h.close()

@@ -24,7 +24,9 @@ import (
 // whole graph's edge layout, which the export read before, on varied
 // graphs (scrambled and unscrambled R-MAT, uniform, a weighted grid, a
 // layered graph and a road network) and system shapes, for one worker and
-// for several (the counts are cut in chunks, one per worker).
+// for several (the counts are cut in chunks, one per worker), whether the
+// lists hold local indexes or, for a PE of more than 65,536 vertices,
+// vertex ids.
 func TestTablesMatchWholeLayout(t *testing.T) {
 	cases := []struct {
 		spec   string
@@ -36,6 +38,8 @@ func TestTablesMatchWholeLayout(t *testing.T) {
 		{"grid:rows=30,cols=40,seed=2,maxw=40", 2, 3},
 		{"layered:w=16,d=40", 1, 4},
 		{"line:n=50", 5, 1},
+		// A PE of more vertices than 16 bits index: lists of vertex ids.
+		{"line:n=70000", 1, 1},
 	}
 	for _, c := range cases {
 		for _, procs := range []int{1, 2, 3} {
@@ -88,10 +92,18 @@ func checkFPGATables(t *testing.T, spec string, nF, nP int) {
 	for pe := 0; pe < p.NumPEs(); pe++ {
 		l := tb.lists(p.FPGAOfPE(pe))
 		for u := uint32(0); int(u) < g.NumVertices(); u++ {
-			n1, w1 := l.Local(pe, u)
+			e := tb.listOf(l, pe, u)
+			var n1 []uint32
+			for i := range e.len() {
+				if v := e.global(i, pe, p); e.local(i, p) != p.Local[v] {
+					t.Fatalf("PE %d vertex %d: neighbour %d has local index %d, the partition's %d", pe, u, v, e.local(i, p), p.Local[v])
+				} else {
+					n1 = append(n1, v)
+				}
+			}
 			n2, w2 := whole.Local(pe, u)
-			if !slices.Equal(n1, n2) || !slices.Equal(w1, w2) {
-				t.Fatalf("PE %d vertex %d: lists %v %v, the whole layout's %v %v", pe, u, n1, w1, n2, w2)
+			if !slices.Equal(n1, n2) || !slices.Equal(e.weights, w2) {
+				t.Fatalf("PE %d vertex %d: lists %v %v, the whole layout's %v %v", pe, u, n1, e.weights, n2, w2)
 			}
 		}
 	}

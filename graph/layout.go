@@ -30,6 +30,9 @@ type EdgeLayout struct {
 	runEnd  []uint32 // end of each run in adj; it starts where the previous run ends
 	adj     []uint32 // the arcs, grouped by vertex, then by destination PE
 	weights []uint32 // parallel to adj, nil when unweighted
+	// local replaces adj in a layout of local indexes (NewLocalLayoutOf):
+	// each arc's target as its index on its PE (Partition.Local).
+	local []uint16
 
 	edgesPerPE []int
 	indexPerPE []int
@@ -53,6 +56,27 @@ func NewEdgeLayout(g *Graph, p *Partition) *EdgeLayout {
 // PEs are the whole layout's, and the other PEs hold none. It takes the
 // arcs of those PEs only, without a copy of g restricted to them.
 func NewEdgeLayoutOf(g *Graph, p *Partition, lo, hi int) *EdgeLayout {
+	return newEdgeLayout(g, p, lo, hi, false)
+}
+
+// NewLocalLayoutOf is NewEdgeLayoutOf holding each arc's target as its
+// local index on its PE, in 16 bits, instead of its 32-bit vertex id:
+// what the PEs' edge memories hold, in half the memory. Its lists are
+// read with LocalIndexes; Run, Local, ForEachPE and ForEachVertex give
+// no neighbours. It returns nil when a PE of [lo, hi) holds more
+// vertices than 16 bits can index.
+func NewLocalLayoutOf(g *Graph, p *Partition, lo, hi int) *EdgeLayout {
+	for pe := max(lo, 0); pe < min(hi, p.NumPEs()); pe++ {
+		if len(p.Members[pe]) > 1<<16 {
+			return nil
+		}
+	}
+	return newEdgeLayout(g, p, lo, hi, true)
+}
+
+// newEdgeLayout builds the layout of NewEdgeLayoutOf, of local indexes
+// (NewLocalLayoutOf) when local.
+func newEdgeLayout(g *Graph, p *Partition, lo, hi int, local bool) *EdgeLayout {
 	n := g.NumVertices()
 	if len(p.PE) != n {
 		panic(fmt.Sprintf("graph: NewEdgeLayout: partition of %d vertices for a graph of %d", len(p.PE), n))
@@ -89,7 +113,11 @@ func NewEdgeLayoutOf(g *Graph, p *Partition, lo, hi int) *EdgeLayout {
 	total := int(l.runOff[n])
 	l.runPE = make([]uint16, total)
 	l.runEnd = make([]uint32, total)
-	l.adj = make([]uint32, at[workers])
+	if local {
+		l.local = make([]uint16, at[workers])
+	} else {
+		l.adj = make([]uint32, at[workers])
+	}
 	if g.Weights != nil {
 		l.weights = make([]uint32, at[workers])
 	}
@@ -193,7 +221,11 @@ func (l *EdgeLayout) placeRuns(g *Graph, p *Partition, sel peRange, lo, hi int, 
 			if !sel.has(pe) {
 				continue
 			}
-			l.adj[cnt[pe]] = v
+			if l.local != nil {
+				l.local[cnt[pe]] = uint16(p.Local[v])
+			} else {
+				l.adj[cnt[pe]] = v
+			}
 			if l.weights != nil {
 				l.weights[cnt[pe]] = g.Weights[s+uint32(i)]
 			}
@@ -235,15 +267,60 @@ func (l *EdgeLayout) Runs(u uint32) (lo, hi int) {
 // nil when unweighted) of its vertex stored on that PE. The slices alias the
 // layout and must not be modified.
 func (l *EdgeLayout) Run(i int) (pe int, nbrs, weights []uint32) {
-	start := uint32(0)
-	if i > 0 {
-		start = l.runEnd[i-1]
-	}
-	end := l.runEnd[i]
+	start, end := l.runSpan(i)
 	if l.weights != nil {
 		weights = l.weights[start:end]
 	}
-	return int(l.runPE[i]), l.adj[start:end], weights
+	if l.adj != nil {
+		nbrs = l.adj[start:end]
+	}
+	return int(l.runPE[i]), nbrs, weights
+}
+
+// runSpan returns where run i's arcs are.
+func (l *EdgeLayout) runSpan(i int) (start, end uint32) {
+	if i > 0 {
+		start = l.runEnd[i-1]
+	}
+	return start, l.runEnd[i]
+}
+
+// LocalIndexes returns u's out-neighbours held by global PE pe as their
+// local indexes on pe (ascending), and their weights (nil when
+// unweighted), in a layout of local indexes (NewLocalLayoutOf); both are
+// nil when pe holds none. It costs a binary search over u's runs.
+func (l *EdgeLayout) LocalIndexes(pe int, u uint32) (locals []uint16, weights []uint32) {
+	i, ok := l.find(pe, u)
+	if !ok || l.local == nil {
+		return nil, nil
+	}
+	start, end := l.runSpan(i)
+	if l.weights != nil {
+		weights = l.weights[start:end]
+	}
+	return l.local[start:end], weights
+}
+
+// ListLen returns the number of u's out-neighbours held by global PE pe,
+// in a layout of either kind.
+func (l *EdgeLayout) ListLen(pe int, u uint32) int {
+	i, ok := l.find(pe, u)
+	if !ok {
+		return 0
+	}
+	start, end := l.runSpan(i)
+	return int(end - start)
+}
+
+// find returns the index of u's run on global PE pe, if it has one: a
+// binary search over u's runs.
+func (l *EdgeLayout) find(pe int, u uint32) (int, bool) {
+	if pe < 0 || pe >= l.numPE {
+		return 0, false
+	}
+	lo, hi := int(l.runOff[u]), int(l.runOff[u+1])
+	i, ok := slices.BinarySearch(l.runPE[lo:hi], uint16(pe))
+	return lo + i, ok
 }
 
 // Local returns the out-neighbours of u held by global PE pe (ascending),
@@ -251,15 +328,11 @@ func (l *EdgeLayout) Run(i int) (pe int, nbrs, weights []uint32) {
 // u's update. Both are nil when pe holds none. It costs a binary search over
 // u's runs.
 func (l *EdgeLayout) Local(pe int, u uint32) (nbrs, weights []uint32) {
-	if pe < 0 || pe >= l.numPE {
-		return nil, nil
-	}
-	lo, hi := l.Runs(u)
-	i, ok := slices.BinarySearch(l.runPE[lo:hi], uint16(pe))
+	i, ok := l.find(pe, u)
 	if !ok {
 		return nil, nil
 	}
-	_, nbrs, weights = l.Run(lo + i)
+	_, nbrs, weights = l.Run(i)
 	return nbrs, weights
 }
 
@@ -325,7 +398,7 @@ func (l *EdgeLayout) IndexEntriesPerPE() []int { return slices.Clone(l.indexPerP
 // ForEachVertex included once built), for the memory figures of reports.
 func (l *EdgeLayout) MemoryBytes() int {
 	return 4*(len(l.runOff)+len(l.runEnd)+len(l.adj)+len(l.weights)+len(l.byPEOff)+len(l.byPERun)+len(l.byPEVertex)) +
-		2*len(l.runPE) + 16*l.numPE
+		2*(len(l.runPE)+len(l.local)) + 16*l.numPE
 }
 
 // GraVFEdgesPerPE returns the number of arcs each global PE stores in the

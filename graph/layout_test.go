@@ -238,6 +238,7 @@ func TestEdgeLayoutOfMatchesWhole(t *testing.T) {
 				runtime.GOMAXPROCS(procs)
 				for _, r := range ranges {
 					l := graph.NewEdgeLayoutOf(c.g, p, r[0], r[1])
+					checkLocalLayout(t, c.g, p, l, r[0], r[1])
 					edges, index := l.EdgesPerPE(), l.IndexEntriesPerPE()
 					for pe := range nPE {
 						in := pe >= r[0] && pe < r[1]
@@ -262,6 +263,55 @@ func TestEdgeLayoutOfMatchesWhole(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// checkLocalLayout checks that the layout of local indexes of PEs [lo, hi)
+// holds the lists of l, the layout of vertex ids of the same PEs, each
+// neighbour as its local index, and no vertex ids, and that both give
+// the lists' lengths.
+func checkLocalLayout(t *testing.T, g *graph.Graph, p *graph.Partition, l *graph.EdgeLayout, lo, hi int) {
+	t.Helper()
+	ll := graph.NewLocalLayoutOf(g, p, lo, hi)
+	if ll == nil {
+		t.Fatalf("PEs [%d, %d): no layout of local indexes", lo, hi)
+	}
+	for pe := range p.NumPEs() {
+		for u := range uint32(g.NumVertices()) {
+			locals, w1 := ll.LocalIndexes(pe, u)
+			nbrs, w2 := l.Local(pe, u)
+			got := make([]uint32, len(locals))
+			for i, x := range locals {
+				got[i] = p.Members[pe][x]
+			}
+			if none, _ := ll.Local(pe, u); !slices.Equal(got, nbrs) || !slices.Equal(w1, w2) || len(none) > 0 {
+				t.Fatalf("PEs [%d, %d): LocalIndexes(%d, %d) = %v %v (vertices %v), want the vertices %v %v; Local %v", lo, hi, pe, u, locals, w1, got, nbrs, w2, none)
+			}
+			if n1, n2 := ll.ListLen(pe, u), l.ListLen(pe, u); n1 != len(nbrs) || n2 != len(nbrs) {
+				t.Fatalf("PEs [%d, %d): ListLen(%d, %d) = %d (local indexes), %d (vertex ids), want %d", lo, hi, pe, u, n1, n2, len(nbrs))
+			}
+		}
+	}
+}
+
+// TestLocalLayoutNeedsSixteenBits: a PE of more than 65,536 vertices has
+// no layout of 16-bit local indexes; one of exactly 65,536 has.
+func TestLocalLayoutNeedsSixteenBits(t *testing.T) {
+	for _, c := range []struct {
+		v  int
+		ok bool
+	}{{1 << 16, true}, {1<<16 + 1, false}} {
+		g, err := graph.Load(fmt.Sprintf("line:n=%d", c.v), graph.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := graph.NewPartition(context.Background(), g, graph.PartitionOptions{FPGAs: 1, PEs: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l := graph.NewLocalLayoutOf(g, p, 0, 1); (l != nil) != c.ok {
+			t.Fatalf("%d vertices on one PE: layout of local indexes %v, want %v", c.v, l != nil, c.ok)
+		}
 	}
 }
 

@@ -127,9 +127,9 @@ func UnitEdge(k *Kernel) uint64 {
 // order, which fixes the summation order of f32 kernels.
 //
 // The programs run in batch form (vector.go) on up to GOMAXPROCS workers:
-// apply sweeps a range of vertices per worker and the ranges' senders are
-// concatenated in order; scatter and gather split the destinations into
-// the same ranges, and every worker walks all senders in ascending order,
+// apply sweeps a range of vertices per worker, which keeps its senders;
+// scatter and gather split the destinations into the same ranges, and
+// every worker walks all senders in ascending order (range after range),
 // taking only its own part of each (sorted) neighbour list. Every vertex
 // therefore receives its messages in exactly the order above, whatever the
 // number of workers, and the result is the same bit for bit.
@@ -148,9 +148,8 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 	}
 	e := newEngine(k, g)
 	e.parallel(func(w *worker) { w.init(e) })
-	senders := make([]uint32, 0, 1024)
-	updates := make([]uint64, 0, 1024)
-	var messages []uint64
+	var senders []uint32
+	var updates, messages []uint64
 	for s := 0; s < maxSteps; s++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -162,10 +161,12 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 			msgs += w.msgs
 			active += len(w.senders)
 		}
-		// Pull reads every worker's own senders; push, and the caller,
-		// read them concatenated in id order.
+		// Pull and push read every worker's own senders (the workers'
+		// ranges in order are the ids in order); the caller reads them
+		// concatenated. Concatenated, the first superstep of a kernel
+		// where every vertex sends held them twice.
 		pull := e.fold != nil && float64(msgs) >= pullFraction*float64(g.NumArcs())
-		if !pull || opt.Senders != nil {
+		if opt.Senders != nil {
 			senders, updates, messages = senders[:0], updates[:0], messages[:0]
 			for _, w := range e.workers {
 				senders = append(senders, w.senders...)
@@ -192,7 +193,11 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 		if pull {
 			e.pull()
 		} else {
-			e.parallel(func(w *worker) { w.scatterGather(e, s+1, senders, updates, messages) })
+			e.parallel(func(w *worker) {
+				for _, from := range e.workers {
+					w.scatterGather(e, s+1, from.senders, from.updates, from.messages)
+				}
+			})
 		}
 	}
 	e.states(res.States)
