@@ -18,7 +18,9 @@ type Progress struct {
 // < 1): the points are independent simulations. The measurements come
 // back in the order of points whatever the order they finish in; a point
 // that fails stops the run with its error (the others already running
-// finish first).
+// finish first). The error returned is the first to happen, not the first
+// in the points' order: the points stopped by it fail with the context's
+// cancellation, which says nothing of the cause.
 func Run(ctx context.Context, env Env, points []Point, workers int, progress func(Progress)) ([]*Measurement, error) {
 	return RunFunc(ctx, points, workers, func(ctx context.Context, p Point) (*Measurement, error) { return Measure(ctx, env, p) }, progress)
 }
@@ -33,17 +35,20 @@ func RunFunc(ctx context.Context, points []Point, workers int, measure func(cont
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	out := make([]*Measurement, len(points))
-	errs := make([]error, len(points))
 	next := make(chan int)
 	var mu sync.Mutex
 	done := 0
+	var first error // the error that stopped the run
 	var wg sync.WaitGroup
 	for w := 0; w < min(workers, max(len(points), 1)); w++ {
 		wg.Go(func() {
 			for i := range next {
 				m, err := measure(ctx, points[i])
 				mu.Lock()
-				out[i], errs[i] = m, err
+				out[i] = m
+				if err != nil && first == nil {
+					first = err
+				}
 				done++
 				if progress != nil {
 					progress(Progress{Done: done, Total: len(points), Measurement: m, Err: err})
@@ -65,10 +70,8 @@ feed:
 	}
 	close(next)
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	if first != nil {
+		return nil, first
 	}
 	for _, m := range out {
 		if m == nil {
