@@ -82,25 +82,10 @@ func (l Layout) AppendHex(dst []byte, vals ...uint64) []byte {
 	bit := 0
 	for i := len(l.Fields) - 1; i >= 0; i-- {
 		w := l.Fields[i].Width
-		orBits(limbs, bit, vals[i], w)
+		OrBits(limbs, bit, vals[i], w)
 		bit += w
 	}
 	return appendHexLimbs(dst, limbs, max((width+3)/4, 1))
-}
-
-// orBits ors the low w bits of v (w at most 64) into the little-endian
-// limbs at bit offset at.
-func orBits(limbs []uint64, at int, v uint64, w int) {
-	if w <= 0 {
-		return
-	}
-	if w < 64 {
-		v &= 1<<uint(w) - 1
-	}
-	limbs[at/64] |= v << uint(at%64)
-	if s := at % 64; s > 0 && s+w > 64 {
-		limbs[at/64+1] |= v >> uint(64-s)
-	}
 }
 
 // appendHexLimbs appends the low digits hex digits of the little-endian

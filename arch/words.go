@@ -149,8 +149,8 @@ func (w Words) AppendMemWord(dst []byte, n int, edge func(i int) (local uint32, 
 	for i := 0; i < min(n, m.EdgesPerWord); i++ {
 		local, data := edge(i)
 		at := i * m.SlotBits
-		orBits(limbs, at, data, dataBits)
-		orBits(limbs, at+dataBits, uint64(local), w.LocalBits)
+		OrBits(limbs, at, data, dataBits)
+		OrBits(limbs, at+dataBits, uint64(local), w.LocalBits)
 	}
 	return appendHexLimbs(dst, limbs, w.memDigits)
 }

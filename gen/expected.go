@@ -31,7 +31,7 @@ func packStates(r *kernel.Result, l arch.Layout) *packedStates {
 	at := 0
 	for v := range n {
 		for i, w := range p.widths {
-			orBits(p.words, at, r.States[v*r.Fields+i], w)
+			arch.OrBits(p.words, at, r.States[v*r.Fields+i], w)
 			at += w
 		}
 	}
@@ -42,39 +42,8 @@ func packStates(r *kernel.Result, l arch.Layout) *packedStates {
 func (p *packedStates) state(v uint32, dst []uint64) []uint64 {
 	at := int(v) * p.bits
 	for i, w := range p.widths {
-		dst[i] = readBits(p.words, at, w)
+		dst[i] = arch.ReadBits(p.words, at, w)
 		at += w
 	}
 	return dst
-}
-
-// orBits ors the low w bits of x (w at most 64) into the bit stream words
-// at bit offset at.
-func orBits(words []uint64, at int, x uint64, w int) {
-	if w <= 0 {
-		return
-	}
-	if w < 64 {
-		x &= 1<<uint(w) - 1
-	}
-	words[at/64] |= x << uint(at%64)
-	if s := at % 64; s > 0 && s+w > 64 {
-		words[at/64+1] |= x >> uint(64-s)
-	}
-}
-
-// readBits reads the w bits (at most 64) at bit offset at.
-func readBits(words []uint64, at, w int) uint64 {
-	if w <= 0 {
-		return 0
-	}
-	s := uint(at % 64)
-	x := words[at/64] >> s
-	if s > 0 && int(s)+w > 64 {
-		x |= words[at/64+1] << (64 - s)
-	}
-	if w < 64 {
-		x &= 1<<uint(w) - 1
-	}
-	return x
 }
