@@ -36,7 +36,6 @@ type tables struct {
 	mu      sync.Mutex
 	fpga    int               // the FPGA whose lists are held
 	layout  *graph.EdgeLayout // its PEs' lists (nil: none held)
-	narrow  bool              // layout holds local indexes (graph.NewLocalLayoutOf)
 	layouts int               // how many were built, for tests
 }
 
@@ -172,9 +171,9 @@ func (t *tables) lists(f int) *graph.EdgeLayout {
 	t.layout = nil
 	collect() // the previous FPGA's lists, or the garbage of the setup
 	lo, hi := f*t.p.PEs, (f+1)*t.p.PEs
-	t.fpga, t.layout, t.narrow = f, graph.NewLocalLayoutOf(t.g, t.p, lo, hi), true
+	t.fpga, t.layout = f, graph.NewLocalLayoutOf(t.g, t.p, lo, hi)
 	if t.layout == nil {
-		t.layout, t.narrow = graph.NewEdgeLayoutOf(t.g, t.p, lo, hi), false
+		t.layout = graph.NewEdgeLayoutOf(t.g, t.p, lo, hi)
 	}
 	t.layouts++
 	return t.layout
@@ -191,7 +190,7 @@ type peList struct {
 
 // listOf returns u's list on PE pe from l, the lists of pe's FPGA.
 func (t *tables) listOf(l *graph.EdgeLayout, pe int, u uint32) peList {
-	if t.narrow {
+	if l.HoldsLocalIndexes() {
 		locals, ws := l.LocalIndexes(pe, u)
 		return peList{locals: locals, weights: ws}
 	}

@@ -301,6 +301,10 @@ func (l *EdgeLayout) LocalIndexes(pe int, u uint32) (locals []uint16, weights []
 	return l.local[start:end], weights
 }
 
+// HoldsLocalIndexes reports whether l is a layout of local indexes
+// (NewLocalLayoutOf), read with LocalIndexes, rather than of vertex ids.
+func (l *EdgeLayout) HoldsLocalIndexes() bool { return l.local != nil }
+
 // ListLen returns the number of u's out-neighbours held by global PE pe,
 // in a layout of either kind.
 func (l *EdgeLayout) ListLen(pe int, u uint32) int {

@@ -276,6 +276,9 @@ func checkLocalLayout(t *testing.T, g *graph.Graph, p *graph.Partition, l *graph
 	if ll == nil {
 		t.Fatalf("PEs [%d, %d): no layout of local indexes", lo, hi)
 	}
+	if !ll.HoldsLocalIndexes() || l.HoldsLocalIndexes() {
+		t.Fatalf("PEs [%d, %d): HoldsLocalIndexes is %v for the local layout and %v for the layout of ids", lo, hi, ll.HoldsLocalIndexes(), l.HoldsLocalIndexes())
+	}
 	for pe := range p.NumPEs() {
 		for u := range uint32(g.NumVertices()) {
 			locals, w1 := ll.LocalIndexes(pe, u)

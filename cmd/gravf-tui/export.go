@@ -76,11 +76,8 @@ a testbench of the kernels with AXI memory models and protocol checkers
 			if err := checkBuildable(p.Platform, p.Kernel, p.Graph, cfg, forceUnbuildable); err != nil {
 				return err
 			}
-			// The export holds the graph throughout; the reference run's
-			// buffers and the images' writers make garbage on top of it,
-			// which at the default pacing set its peak (62 MB of heap for
-			// 39 MB live on R-MAT scale 18). Package gen leaves the
-			// process's collector alone; the command sets it.
+			// The export's garbage on top of the graph set its peak at the
+			// default pacing (see tightCollector).
 			defer tightCollector()()
 			opts := gen.ExportOptions{Board: p.Board, Kernel: p.Kernel, Graph: p.Graph, FPGAs: cfg.FPGAs, PEs: cfg.PEs,
 				Partitioner: part, Filter: cfg.Filter, Mem: cfg.Mem, Dir: out, Force: force, Version: explorer.Version()}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -191,28 +190,6 @@ func (o *simCmd) predict(ctx context.Context, cmd *cobra.Command, p *design.Poin
 	}
 	return cfg, pr.TEPS, nil
 }
-
-// tightCollector has the collector run when the heap has grown by a
-// tenth over what was live (Go's default lets it double), unless it was
-// set tighter, until the returned function restores the setting. The
-// command's peak was the garbage on top of what is live: the reference
-// run's buffers and the profile's scratch during the prediction (571 MB
-// resident on rmat:scale=20 at 4 x 9, whose heap peaks at about 330 MiB
-// live), then the simulation's (545 MB, about 400 MiB live). The heap is
-// mostly arrays of integers, which the collector does not scan, so the
-// extra collections cost little: 460 MB, and the same CPU time within
-// the noise of two runs each (30.6 and 34.1 s before, 32.8 and 33.6 s
-// after).
-func tightCollector() (restore func()) {
-	saved := debug.SetGCPercent(tightGCPercent)
-	if saved < tightGCPercent {
-		debug.SetGCPercent(saved)
-	}
-	return func() { debug.SetGCPercent(saved) }
-}
-
-// tightGCPercent is the collector's growth target under tightCollector.
-const tightGCPercent = 10
 
 // setup is the simulation of the chosen design with the model's bound
 // and its prediction (predicted TEPS, 0: none) beside it.
