@@ -199,11 +199,15 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 	return res, &LimitError{Limit: maxSteps}
 }
 
-// result gives res the final states, allocated only once the run is over:
-// while it runs the engine's fields are the only copy (at a million
-// vertices of two fields, 16 MB that a caller running beside the engine,
-// as fast detail does, would hold twice).
+// result gives res the final states, allocated only once the run is over
+// and the workers' last senders are dropped: while it runs the engine's
+// fields are the only copy (at a million vertices of two fields, 16 MB
+// that a caller running beside the engine, as fast detail does, would
+// hold twice).
 func (e *engine) result(res *Result) {
+	for _, w := range e.workers {
+		w.senders, w.updates, w.messages = nil, nil, nil
+	}
 	res.States = make([]uint64, e.g.NumVertices()*res.Fields)
 	e.states(res.States)
 	res.Saturated = e.saturated()
