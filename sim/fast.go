@@ -80,7 +80,7 @@ func newFastM(ctx context.Context, s *Setup, p Params) *fastM {
 	}
 	for id := 0; id < f.nPE; id++ {
 		n := len(s.partition.Members[id])
-		q := newFastPE(id, id/f.nP, n, &f.p, hz)
+		q := newFastPE(id, id/f.nP, n, &f.p, hz, f.ed.keys)
 		f.pes = append(f.pes, q)
 		f.queues = append(f.queues, f.firstQueue(id, n, &f.p))
 	}
@@ -250,12 +250,8 @@ func (f *fastM) write(x *fxFPGA, it fxItem, t int64) {
 		lo, hi := f.ed.span(it.v, x.id)
 		for i := lo; i < hi; i++ {
 			pe, start, end := f.ed.run(i)
-			var keys []uint32
-			if f.ed.keys != nil {
-				keys = f.ed.keys[start:end]
-			}
 			q := f.pes[pe]
-			f.fm.takeUpdate(q, t, m, int(end-start), keys)
+			f.fm.takeUpdate(q, t, m, start, int(end-start))
 			x.maxKey = max(x.maxKey, q.key())
 		}
 	}
