@@ -559,8 +559,10 @@ func (lk *lockstep) readyOrder(senders []uint32) []readyItem {
 	}
 	// A dense one: a counting sort by FPGA and cycle straight from the
 	// senders (no copy of the items in between), then the items of each
-	// cycle, at most one per PE of the FPGA and in id order so far, into
-	// PE order by insertion.
+	// FPGA's cycle, at most one per PE and in id order so far, into PE
+	// order by insertion (in an array sorted by FPGA and cycle, an item of
+	// the same cycle and a lower PE than the one before it is of the same
+	// FPGA).
 	start := grow(&lk.start, w.nF*span+1)
 	clear(start)
 	for _, u := range senders {
@@ -584,7 +586,7 @@ func (lk *lockstep) readyOrder(senders []uint32) []readyItem {
 		place(readyItem{pe: uint16(q), at: int32(len(m)), barrier: true})
 	}
 	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && inOrder(out[j], out[j-1]) < 0; j-- {
+		for j := i; j > 0 && out[j].at == out[j-1].at && out[j].pe < out[j-1].pe; j-- {
 			out[j], out[j-1] = out[j-1], out[j]
 		}
 	}
