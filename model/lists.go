@@ -37,18 +37,19 @@ type peLists struct {
 	// or slot its detector slot (the aliased one), list after list in
 	// sweep order, grouped by run, and aoff[p] the position there of the
 	// first arc of the vertex of rank p; nil when the detector does not
-	// need them. Where the arcs on one FPGA start is summed from the runs
-	// before them (arcsOn) rather than stored per vertex and FPGA (16 MB
-	// on rmat:scale=20 at 4 FPGAs).
+	// need them. Where a vertex's arcs on one FPGA start is the end of its
+	// run before them (from), not a table per vertex and FPGA (16 MB on
+	// rmat:scale=20 at 4 FPGAs).
 	loc  []uint32
 	slot []uint8
 	aoff []uint32
 }
 
-// peRun is the part of a vertex's list that one PE holds.
+// peRun is the part of a vertex's list that one PE holds: its arcs from
+// the end of the vertex's run before it (or from 0) to end.
 type peRun struct {
-	pe uint16
-	n  uint32
+	pe  uint16
+	end uint32
 }
 
 // listChunk is how many vertices one worker splits at a time.
@@ -212,7 +213,7 @@ func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists,
 			gatherDest(s, g.Neighbors(u), dest.wide, dest.shift)
 		}
 		sortPEs(s.hit)
-		var off uint32
+		var off, end uint32
 		if pl.aoff != nil {
 			off = pl.aoff[p]
 		}
@@ -221,7 +222,8 @@ func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists,
 			for ; f <= int(q)/nP; f++ {
 				pl.bound[p*nF+f+c] = uint32(len(runs))
 			}
-			runs = append(runs, peRun{pe: q, n: s.cnt[q]})
+			end += s.cnt[q]
+			runs = append(runs, peRun{pe: q, end: end})
 			s.start[q] = off
 			off += s.cnt[q]
 			s.cnt[q] = 0
@@ -271,17 +273,22 @@ func (pl *peLists) on(p uint32, f int) []peRun {
 	return pl.chunks[c][pl.bound[i]:pl.bound[i+1]]
 }
 
-// arcsOn returns where the arcs of those runs start in loc or slot: after
-// the vertex's arcs on the FPGAs before f.
-func (pl *peLists) arcsOn(p uint32, f int) uint32 {
+// from returns where those runs start in the vertex's list: the end of
+// its run on the FPGAs before f, if any.
+func (pl *peLists) from(p uint32, f int) uint32 {
+	c := int(p / listChunk)
+	i := int(p)*pl.nF + f + c
+	if lo := pl.bound[i]; lo > pl.bound[i-f] {
+		return pl.chunks[c][lo-1].end
+	}
+	return 0
+}
+
+// listAt returns where the list of the vertex of rank p starts in loc or
+// slot (0 when the detector does not need them).
+func (pl *peLists) listAt(p uint32) uint32 {
 	if pl.aoff == nil {
 		return 0
 	}
-	c := int(p / listChunk)
-	i := int(p)*pl.nF + c
-	arc := pl.aoff[p]
-	for _, r := range pl.chunks[c][pl.bound[i]:pl.bound[i+f]] {
-		arc += r.n
-	}
-	return arc
+	return pl.aoff[p]
 }

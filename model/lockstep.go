@@ -172,10 +172,11 @@ func (lk *lockstep) run(senders []uint32) {
 	lk.route(items)
 	lk.schedule(items, func(f int, it readyItem, at int64) {
 		if it.barrier {
-			lk.move(f, at, nil, 0)
+			lk.move(f, at, nil, 0, 0)
 			return
 		}
-		lk.move(f, at, lk.lists.on(it.rank, f), lk.lists.arcsOn(it.rank, f))
+		pl := lk.lists
+		lk.move(f, at, pl.on(it.rank, f), pl.from(it.rank, f), pl.listAt(it.rank))
 	})
 	for f := range lk.lanes {
 		x := &lk.xb[f]
@@ -369,9 +370,10 @@ type nextItem struct {
 }
 
 // move moves one item, ready at cycle ready, through FPGA f's crossbar
-// into every local PE; runs are the item's lists on the FPGA's PEs, their
-// arcs from arc on in the lists' loc or slot.
-func (lk *lockstep) move(f int, ready int64, runs []peRun, arc uint32) {
+// into every local PE; runs are the item's lists on the FPGA's PEs, from
+// arc from on in the item's list, which starts at list in the lists' loc
+// or slot.
+func (lk *lockstep) move(f int, ready int64, runs []peRun, from, list uint32) {
 	x := &lk.xb[f]
 	lanes := lk.lanes[f]
 	slot := x.items % InFIFODepth
@@ -384,13 +386,14 @@ func (lk *lockstep) move(f int, ready int64, runs []peRun, arc uint32) {
 		ln := &lanes[int(r.pe)-base]
 		switch {
 		case pl.loc != nil:
-			ln.loc = pl.loc[arc : arc+r.n]
+			ln.loc = pl.loc[list+from : list+r.end]
 		case pl.slot != nil:
-			ln.slot = pl.slot[arc : arc+r.n]
+			ln.slot = pl.slot[list+from : list+r.end]
 		}
-		arc += r.n
+		n := int(r.end - from)
+		from = r.end
 		s := max(t+1, j+ln.lag)
-		lk.take(ln, s, int(r.n))
+		lk.take(ln, s, n)
 		ln.last, ln.item = s, x.items
 		ln.lag = max(s-j, ln.free-j-1)
 		x.behind = max(x.behind, ln.lag)
