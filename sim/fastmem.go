@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/gravf-tui/gravf-tui/model"
 )
@@ -31,12 +32,17 @@ import (
 // t+1 can be resolved (runFPGA does), and a crossbar that waits for a busy
 // PE's take of a write cannot write before it (settle resolves forward).
 type memSched struct {
-	rate       model.MemGrants
-	lastGrant  int64 // the last cycle a word was granted
-	pes        []memPE
-	busy       int     // PEs with a list being requested
-	list       []int32 // which, in no order
-	marks      int     // barrier markers queued at busy PEs
+	rate      model.MemGrants
+	lastGrant int64 // the last cycle a word was granted
+	pes       []memPE
+	busy      int     // PEs with a list being requested
+	list      []int32 // which, in no order
+	ready     []int64 // by PE: the cycle a busy PE asks for its next word
+	// The PEs that ask in the cycle resolve visits, one bit each by PE,
+	// and the order it grants them (pick).
+	ask        []uint64
+	grant      []int32
+	marks      int // barrier markers queued at busy PEs
 	settledKey int64
 	writeAt    [InFIFODepth]int64 // the cycle of each of the last writes
 	unknown    [InFIFODepth]int32
@@ -54,7 +60,6 @@ type memPE struct {
 	at    int32 // its place in the scheduler's list while busy
 	n, lo int
 	keys  []uint32
-	ready int64
 	pend  []memItem
 	ph    int // the head of pend
 	marks int // barrier markers in pend
@@ -80,6 +85,9 @@ func newMemSched(r float64, x *fxFPGA, pes []*fastPE) *memSched {
 	}
 	s := &memSched{rate: model.NewMemGrants(r), lastGrant: -1, settledKey: never, ring: &x.takeRing, at: math.MaxInt64}
 	s.list = make([]int32, 0, len(pes))
+	s.ready = make([]int64, len(pes))
+	s.ask = make([]uint64, (len(pes)+63)/64)
+	s.grant = make([]int32, 0, len(pes))
 	for _, q := range pes {
 		s.pes = append(s.pes, memPE{q: q, key: q.key()})
 		s.settledKey = max(s.settledKey, q.key())
@@ -106,8 +114,8 @@ func (s *memSched) begin(i int, t int64, n int, keys []uint32) {
 		s.list = append(s.list, int32(i))
 	}
 	e.n, e.lo, e.keys = n, 0, keys
-	e.ready = max(t+1, e.q.wordPop[e.q.wordHead])
-	s.at = min(s.at, e.ready)
+	s.ready[i] = max(t+1, e.q.wordPop[e.q.wordHead])
+	s.at = min(s.at, s.ready[i])
 }
 
 // idle makes PE i not busy.
@@ -199,69 +207,104 @@ func (f *fastM) barrierTaken(x *fxFPGA, q *fastPE, last bool) {
 // more PEs are busy than a cycle grants words, no request ever waits for
 // another PE's and each PE's list runs on its own recurrence; otherwise the
 // cycles in which some PE asks are visited one by one, and a contended one
-// serves the PEs in the rotation's order.
+// serves the PEs in the rotation's order (pick).
 func (f *fastM) resolve(x *fxFPGA, s *memSched, h int64) {
 	if s.at > h {
 		return // nobody asks by then
 	}
 	r := s.rate
 	for s.busy > r.PerCycle || r.Gap > 1 {
-		c, asking := int64(math.MaxInt64), 0
-		for _, i := range s.list {
-			switch e := &s.pes[i]; {
-			case e.ready < c:
-				c, asking = e.ready, 1
-			case e.ready == c:
-				asking++
-			}
-		}
+		c, asking := s.asking()
 		if c > h {
 			s.at = c
 			return
 		}
 		if open := s.lastGrant + r.Gap; c < open {
 			for _, i := range s.list {
-				e := &s.pes[i]
-				e.ready = max(e.ready, open)
+				s.ready[i] = max(s.ready[i], open)
 			}
 			continue
 		}
-		n := len(s.pes)
-		first := 0
-		if asking > r.PerCycle {
-			first = int(c % int64(n))
-		}
-		granted := 0
-		for k, j := 0, first; k < n && asking > 0; k, j = k+1, j+1 {
-			if j == n {
-				j = 0
-			}
-			e := &s.pes[j]
-			if !e.busy || e.ready != c {
-				continue
-			}
-			asking--
-			if granted == r.PerCycle {
-				e.ready = c + 1 // no token left in this cycle
-				continue
-			}
-			granted++
-			f.grantWord(x, s, j, c)
+		for _, i := range s.pick(c, asking) {
+			f.grantWord(x, s, int(i), c)
 		}
 	}
 	at := int64(math.MaxInt64)
 	for k := 0; k < len(s.list); {
 		i := int(s.list[k])
 		e := &s.pes[i]
-		for e.busy && e.ready <= h {
-			f.grantWord(x, s, i, e.ready)
+		for e.busy && s.ready[i] <= h {
+			f.grantWord(x, s, i, s.ready[i])
 		}
 		if e.busy {
-			at = min(at, e.ready)
+			at = min(at, s.ready[i])
 			k++
 		} // else the list's last PE has moved into place k
 	}
 	s.at = at
+}
+
+// asking returns the first cycle c in which a busy PE asks for a word and
+// how many do, and marks them in ask.
+func (s *memSched) asking() (c int64, n int) {
+	clear(s.ask)
+	c = math.MaxInt64
+	for _, i := range s.list {
+		r := s.ready[i]
+		if r < c {
+			c, n = r, 0
+			clear(s.ask)
+		}
+		if r == c {
+			n++
+			s.ask[i>>6] |= 1 << (i & 63)
+		}
+	}
+	return c, n
+}
+
+// pick returns the PEs that cycle c grants a word, in the order the
+// machine serves them, of the asking ones marked in ask: all of them, in
+// the order of their ids, when the bucket has a token for each, else the
+// first PerCycle in the rotation's order from PE c mod nP; the others ask
+// again in the next cycle.
+func (s *memSched) pick(c int64, asking int) []int32 {
+	g := s.grant[:0]
+	per := s.rate.PerCycle
+	if asking <= per {
+		for w, m := range s.ask {
+			for ; m != 0; m &= m - 1 {
+				g = append(g, int32(w<<6|bits.TrailingZeros64(m)))
+			}
+		}
+		s.grant = g
+		return g
+	}
+	first := int(c % int64(len(s.pes)))
+	w0, b0 := first>>6, uint(first&63)
+	nw := len(s.ask)
+	for k, w := 0, w0; k <= nw; k, w = k+1, w+1 {
+		if w == nw {
+			w = 0
+		}
+		m := s.ask[w]
+		switch k {
+		case 0:
+			m &= ^uint64(0) << b0 // from PE first on
+		case nw:
+			m &= 1<<b0 - 1 // the first word's PEs before first
+		}
+		for ; m != 0; m &= m - 1 {
+			i := int32(w<<6 | bits.TrailingZeros64(m))
+			if len(g) == per {
+				s.ready[i] = c + 1 // no token left in this cycle
+				continue
+			}
+			g = append(g, i)
+		}
+	}
+	s.grant = g
+	return g
 }
 
 // ahead resolves FPGA x's memory after the crossbar's step in cycle t
@@ -284,7 +327,7 @@ func (f *fastM) ahead(x *fxFPGA, s *memSched, t, w, next int64) int64 {
 		epw := int64(f.p.EdgesPerWord)
 		for _, i := range s.list {
 			if e := &s.pes[i]; e.marks > 0 {
-				nw = min(nw, e.ready+(int64(e.n-e.lo)+epw-1)/epw-1)
+				nw = min(nw, s.ready[i]+(int64(e.n-e.lo)+epw-1)/epw-1)
 			}
 		}
 	}
@@ -305,7 +348,7 @@ func (f *fastM) grantWord(x *fxFPGA, s *memSched, i int, c int64) {
 	e.lo = f.fm.word(q, c, e.lo, e.n, e.keys)
 	s.lastGrant = c
 	if e.lo < e.n {
-		e.ready = max(c+1, q.wordPop[q.wordHead])
+		s.ready[i] = max(c+1, q.wordPop[q.wordHead])
 		return
 	}
 	q.release = c
@@ -370,7 +413,7 @@ func (f *fastM) settle(x *fxFPGA, s *memSched, k int64) {
 		for _, i := range s.list {
 			if e := &s.pes[i]; e.q.lastIdx < k {
 				words := (int64(e.n-e.lo) + epw - 1) / epw
-				bound = max(bound, e.ready+words-1)
+				bound = max(bound, s.ready[i]+words-1)
 			}
 		}
 		if bound == math.MinInt64 {
