@@ -38,6 +38,7 @@ type memSched struct {
 	busy      int     // PEs with a list being requested
 	list      []int32 // which, in no order
 	ready     []int64 // by PE: the cycle a busy PE asks for its next word
+	key       []int64 // by PE: q.key() while it is not busy, never while it is
 	// The PEs that ask in the cycle resolve visits, one bit each by PE,
 	// and the order it grants them (pick).
 	ask        []uint64
@@ -55,7 +56,6 @@ type memSched struct {
 // queue of writes waiting behind it.
 type memPE struct {
 	q     *fastPE
-	key   int64 // q.key() while it is not busy
 	busy  bool
 	at    int32 // its place in the scheduler's list while busy
 	n, lo int
@@ -86,10 +86,12 @@ func newMemSched(r float64, x *fxFPGA, pes []*fastPE) *memSched {
 	s := &memSched{rate: model.NewMemGrants(r), lastGrant: -1, settledKey: never, ring: &x.takeRing, at: math.MaxInt64}
 	s.list = make([]int32, 0, len(pes))
 	s.ready = make([]int64, len(pes))
+	s.key = make([]int64, len(pes))
 	s.ask = make([]uint64, (len(pes)+63)/64)
 	s.grant = make([]int32, 0, len(pes))
 	for _, q := range pes {
-		s.pes = append(s.pes, memPE{q: q, key: q.key()})
+		s.pes = append(s.pes, memPE{q: q})
+		s.key[len(s.pes)-1] = q.key()
 		s.settledKey = max(s.settledKey, q.key())
 	}
 	return s
@@ -97,12 +99,11 @@ func newMemSched(r float64, x *fxFPGA, pes []*fastPE) *memSched {
 
 // rekey recomputes settledKey over the PEs that are not busy.
 func (s *memSched) rekey() {
-	s.settledKey = never
-	for i := range s.pes {
-		if e := &s.pes[i]; !e.busy {
-			s.settledKey = max(s.settledKey, e.key)
-		}
+	k := int64(never)
+	for _, v := range s.key {
+		k = max(k, v)
 	}
+	s.settledKey = k
 }
 
 // begin makes PE i busy with a list of n edges taken in cycle t.
@@ -110,6 +111,7 @@ func (s *memSched) begin(i int, t int64, n int, keys []uint32) {
 	e := &s.pes[i]
 	if !e.busy {
 		e.busy, e.at = true, int32(len(s.list))
+		s.key[i] = never
 		s.busy++
 		s.list = append(s.list, int32(i))
 	}
@@ -150,7 +152,7 @@ func (f *fastM) writeOffchip(x *fxFPGA, s *memSched, it fxItem, t int64) {
 			}
 			tb, last := f.fm.takeBarrier(e.q, t, x.lastW, m, it.halt, f.nPE)
 			take = max(take, tb)
-			e.key = e.q.key()
+			s.key[i] = e.q.key()
 			f.barrierTaken(x, e.q, last)
 		}
 		s.rekey()
@@ -169,7 +171,7 @@ func (f *fastM) writeOffchip(x *fxFPGA, s *memSched, it fxItem, t int64) {
 				keys = f.ed.keys[start:end]
 			}
 			q := e.q
-			began = began || e.key >= s.settledKey // it may hold the largest key
+			began = began || s.key[pe-base] >= s.settledKey // it may hold the largest key
 			tq := q.takeAt(t, m)
 			q.lastT, q.lastIdx = tq, m
 			s.begin(pe-base, tq, int(end-start), keys)
@@ -229,6 +231,10 @@ func (f *fastM) resolve(x *fxFPGA, s *memSched, h int64) {
 			f.grantWord(x, s, int(i), c)
 		}
 	}
+	if len(s.ask) == 1 {
+		f.uncontended64(x, s, h)
+		return
+	}
 	at := int64(math.MaxInt64)
 	for k := 0; k < len(s.list); {
 		i := int(s.list[k])
@@ -244,9 +250,38 @@ func (f *fastM) resolve(x *fxFPGA, s *memSched, h int64) {
 	s.at = at
 }
 
+// uncontended64 is resolve's uncontended part for at most 64 PEs: it
+// marks the PEs that ask by cycle h without a branch on each (which one
+// asks is as good as random to the processor) and grants only theirs.
+func (f *fastM) uncontended64(x *fxFPGA, s *memSched, h int64) {
+	at := int64(math.MaxInt64)
+	var due uint64
+	for _, i := range s.list {
+		r := s.ready[i]
+		late := uint64(h-r) >> 63 // 1 when r > h
+		due |= (late ^ 1) << (i & 63)
+		sel := int64(late) - 1 // 0 when late, all ones when due
+		at = min(at, r&^sel|math.MaxInt64&sel)
+	}
+	for ; due != 0; due &= due - 1 {
+		i := bits.TrailingZeros64(due)
+		e := &s.pes[i]
+		for e.busy && s.ready[i] <= h {
+			f.grantWord(x, s, i, s.ready[i])
+		}
+		if e.busy {
+			at = min(at, s.ready[i])
+		}
+	}
+	s.at = at
+}
+
 // asking returns the first cycle c in which a busy PE asks for a word and
 // how many do, and marks them in ask.
 func (s *memSched) asking() (c int64, n int) {
+	if len(s.ask) == 1 {
+		return s.asking64()
+	}
 	clear(s.ask)
 	c = math.MaxInt64
 	for _, i := range s.list {
@@ -261,6 +296,21 @@ func (s *memSched) asking() (c int64, n int) {
 		}
 	}
 	return c, n
+}
+
+// asking64 is asking for at most 64 PEs, the mask in a register.
+func (s *memSched) asking64() (c int64, n int) {
+	c = math.MaxInt64
+	for _, i := range s.list {
+		c = min(c, s.ready[i])
+	}
+	var m uint64
+	for _, i := range s.list {
+		d := s.ready[i] ^ c
+		m |= (uint64(d|-d)>>63 ^ 1) << (i & 63) // without a branch, as in uncontended64
+	}
+	s.ask[0] = m
+	return c, bits.OnesCount64(m)
 }
 
 // pick returns the PEs that cycle c grants a word, in the order the
@@ -380,8 +430,8 @@ func (f *fastM) grantWord(x *fxFPGA, s *memSched, i int, c int64) {
 	e.pend, e.ph = e.pend[:0], 0
 	s.takeUntil(q, x.writes-1)
 	s.idle(i)
-	e.key = q.key()
-	s.settledKey = max(s.settledKey, e.key)
+	s.key[i] = q.key()
+	s.settledKey = max(s.settledKey, s.key[i])
 }
 
 // takeUntil records q's take of the writes after its last item up to
