@@ -10,6 +10,7 @@ import (
 	"github.com/gravf-tui/gravf-tui/boards"
 	"github.com/gravf-tui/gravf-tui/design"
 	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/internal/diskcache"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
 )
@@ -409,11 +410,10 @@ func (e *evaluator) activity(d *point) (*model.Activity, error) {
 	return memo(e.job.cache, key, func() (*model.Activity, error) {
 		var msgs int64
 		e.progress(Progress{Text: "reference run (for the prediction)"})
-		act, _, err := model.RecordActivity(e.ctx, d.Kernel, d.Graph, kernel.RunOptions{Progress: func(s kernel.Superstep) {
+		return model.ReferenceActivity(e.ctx, d.Kernel, d.Graph, kernel.RunOptions{Progress: func(s kernel.Superstep) {
 			msgs += s.Messages
 			e.progress(Progress{Text: fmt.Sprintf("reference run (for the prediction): superstep %d done, %s messages", s.Index, groupDigits(msgs))})
-		}})
-		return act, err
+		}}, diskcache.Open())
 	})
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/internal/diskcache"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
 	"github.com/gravf-tui/gravf-tui/teps"
@@ -109,11 +110,12 @@ func EvaluateModel(ctx context.Context, p *model.Platform, k *kernel.Kernel, g *
 	return evaluateModel(ctx, p, k, g, cfg, pe, cpe, ps, nil)
 }
 
-// NewPredictionProfiles runs the BSP reference engine once and returns its
-// activity with the profiles the prediction needs, partitioned by method
-// (with METIS's ufactor and seed).
-func NewPredictionProfiles(ctx context.Context, k *kernel.Kernel, g *graph.Graph, part graph.PartitionOptions) (*model.Profiles, error) {
-	act, _, err := model.RecordActivity(ctx, k, g, kernel.RunOptions{})
+// NewPredictionProfiles runs the BSP reference engine once (or reads its
+// activity from store, nil for none; see model.ReferenceActivity) and
+// returns its activity with the profiles the prediction needs,
+// partitioned by method (with METIS's ufactor and seed).
+func NewPredictionProfiles(ctx context.Context, k *kernel.Kernel, g *graph.Graph, part graph.PartitionOptions, store *diskcache.Store) (*model.Profiles, error) {
+	act, err := model.ReferenceActivity(ctx, k, g, kernel.RunOptions{}, store)
 	if err != nil {
 		return nil, err
 	}

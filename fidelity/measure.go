@@ -12,6 +12,7 @@ import (
 
 	"github.com/gravf-tui/gravf-tui/boards"
 	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/internal/diskcache"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
 	"github.com/gravf-tui/gravf-tui/samples"
@@ -266,7 +267,7 @@ func (in *inputs) measure(ctx context.Context, fast bool) (*Measurement, error) 
 // (TEPS 0).
 func (in *inputs) predict(ctx context.Context) (*model.Activity, model.Prediction, error) {
 	p := in.p
-	act, _, err := model.RecordActivity(ctx, in.k, in.g, kernel.RunOptions{})
+	act, err := model.ReferenceActivity(ctx, in.k, in.g, kernel.RunOptions{}, diskcache.Open())
 	if err != nil {
 		return nil, model.Prediction{}, fmt.Errorf("%s: reference: %w", p.Name(), err)
 	}

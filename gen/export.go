@@ -3,7 +3,6 @@ package gen
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -94,27 +93,11 @@ type ManifestMemory struct {
 	Words         []int   `json:"words_per_fpga"`
 }
 
-// GraphSHA256 hashes a graph's structure (CSR arrays and weights), so a
-// manifest names exactly the graph it was built for: every entry as 4
-// little-endian bytes, gathered in a buffer so the hash sees large writes
-// (a write per entry cost more than the hashing of a large graph).
+// GraphSHA256 is the hex form of the graph's hash (graph.Graph.SHA256),
+// so a manifest names exactly the graph it was built for.
 func GraphSHA256(g *graph.Graph) string {
-	h := sha256.New()
-	buf := make([]byte, 0, 1<<16)
-	put := func(xs []uint32) {
-		for _, x := range xs {
-			buf = binary.LittleEndian.AppendUint32(buf, x)
-			if len(buf) == cap(buf) {
-				h.Write(buf)
-				buf = buf[:0]
-			}
-		}
-	}
-	put(g.Offsets)
-	put(g.Adj)
-	put(g.Weights)
-	h.Write(buf)
-	return hex.EncodeToString(h.Sum(nil))
+	sum := g.SHA256()
+	return hex.EncodeToString(sum[:])
 }
 
 // toolVersion returns the first line a tool prints for --version, or

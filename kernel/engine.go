@@ -141,7 +141,7 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 		return nil, err
 	}
 	n := g.NumVertices()
-	res := &Result{Kernel: k, Graph: g, Fields: len(k.Checked.VertexT), States: make([]uint64, n*len(k.Checked.VertexT))}
+	res := &Result{Kernel: k, Graph: g, Fields: len(k.Checked.VertexT)}
 	maxSteps := opt.MaxSupersteps
 	if maxSteps <= 0 {
 		maxSteps = DefaultMaxSupersteps(n)
@@ -149,7 +149,6 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 	e := newEngine(k, g)
 	e.parallel(func(w *worker) { w.init(e) })
 	var senders []uint32
-	var updates, messages []uint64
 	for s := 0; s < maxSteps; s++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -161,17 +160,14 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 			msgs += w.msgs
 			active += len(w.senders)
 		}
-		// Pull and push read every worker's own senders (the workers'
-		// ranges in order are the ids in order); the caller reads them
-		// concatenated. Concatenated, the first superstep of a kernel
-		// where every vertex sends held them twice.
+		// Pull and push read every worker's own senders, updates and
+		// messages (the workers' ranges in order are the ids in order);
+		// only the caller reads the senders concatenated.
 		pull := e.fold != nil && float64(msgs) >= pullFraction*float64(g.NumArcs())
 		if opt.Senders != nil {
-			senders, updates, messages = senders[:0], updates[:0], messages[:0]
+			senders = senders[:0]
 			for _, w := range e.workers {
 				senders = append(senders, w.senders...)
-				updates = append(updates, w.updates...)
-				messages = append(messages, w.messages...)
 			}
 		}
 		e.foldGlobals()
@@ -186,8 +182,7 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 		}
 		if active == 0 {
 			res.Converged = true
-			e.states(res.States)
-			res.Saturated = e.saturated()
+			e.result(res)
 			return res, nil
 		}
 		if pull {
@@ -200,9 +195,22 @@ func Run(ctx context.Context, k *Kernel, g *graph.Graph, opt RunOptions) (*Resul
 			})
 		}
 	}
+	e.result(res)
+	return res, &LimitError{Limit: maxSteps}
+}
+
+// result gives res the final states, allocated only once the run is over
+// and the workers' last senders are dropped: while it runs the engine's
+// fields are the only copy (at a million vertices of two fields, 16 MB
+// that a caller running beside the engine, as fast detail does, would
+// hold twice).
+func (e *engine) result(res *Result) {
+	for _, w := range e.workers {
+		w.senders, w.updates, w.messages = nil, nil, nil
+	}
+	res.States = make([]uint64, e.g.NumVertices()*res.Fields)
 	e.states(res.States)
 	res.Saturated = e.saturated()
-	return res, &LimitError{Limit: maxSteps}
 }
 
 // WriteTSV writes the final states as the `ref` command prints them: a

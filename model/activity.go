@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/internal/diskcache"
 	"github.com/gravf-tui/gravf-tui/kernel"
 )
 
@@ -28,7 +29,12 @@ type Activity struct {
 	Sets [][]uint32
 
 	seed  maphash.Seed
-	index map[uint64][]int // hash of a set -> indices into Sets
+	index map[uint64][]int // hash of a set -> indices into Sets; nil: not built
+
+	// store and key, when store is set, say where the activity and its
+	// profiles are cached (ReferenceActivity).
+	store *diskcache.Store
+	key   diskcache.Key
 }
 
 // ActiveStep is one superstep of the reference run.
@@ -63,6 +69,27 @@ func (a *Activity) Record(s int, senders []uint32, messages int64) {
 // intern returns the index of an equal stored set, storing a copy when
 // there is none.
 func (a *Activity) intern(senders []uint32) int {
+	if a.index == nil {
+		a.index = map[uint64][]int{}
+		for i, s := range a.Sets {
+			k := a.hash(s)
+			a.index[k] = append(a.index[k], i)
+		}
+	}
+	key := a.hash(senders)
+	for _, i := range a.index[key] {
+		if slices.Equal(a.Sets[i], senders) {
+			return i
+		}
+	}
+	a.Sets = append(a.Sets, slices.Clone(senders))
+	i := len(a.Sets) - 1
+	a.index[key] = append(a.index[key], i)
+	return i
+}
+
+// hash hashes a sender set under the activity's seed.
+func (a *Activity) hash(senders []uint32) uint64 {
 	var h maphash.Hash
 	h.SetSeed(a.seed)
 	buf := make([]byte, 0, 4*256)
@@ -73,16 +100,7 @@ func (a *Activity) intern(senders []uint32) int {
 			buf = buf[:0]
 		}
 	}
-	key := h.Sum64()
-	for _, i := range a.index[key] {
-		if slices.Equal(a.Sets[i], senders) {
-			return i
-		}
-	}
-	a.Sets = append(a.Sets, slices.Clone(senders))
-	i := len(a.Sets) - 1
-	a.index[key] = append(a.index[key], i)
-	return i
+	return h.Sum64()
 }
 
 // Recorder returns a kernel.RunOptions.Senders callback that records into

@@ -14,7 +14,7 @@ import (
 // the profiles for the prediction.
 func predictWorkload(t testing.TB, p *model.Platform, kname, spec string, method graph.Partitioner) *model.Workload {
 	t.Helper()
-	g, k, act := goldenActivity(t, kname, spec)
+	g, k, act := goldenActivity(t, kname, spec, nil)
 	cpe, src := p.CPEFor(kname, model.PEGenerated)
 	w := model.NewWorkload(k, g, cpe, src, nil)
 	w.Attach(model.NewProfiles(g, act, graph.PartitionOptions{Method: method}))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gravf-tui/gravf-tui/boards"
 	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/internal/diskcache"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
 	"github.com/gravf-tui/gravf-tui/samples"
@@ -24,10 +25,25 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // and off chip, one to four FPGAs, two boards, every partitioner but
 // METIS): the profile's computation may get faster, never different.
 // Refresh with -update only for a change of the mechanisms themselves.
+//
+// The profiles and predictions read back from the cache (an empty one,
+// then the same one filled) must print the same.
 func TestProfileGolden(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the golden profiles take a few seconds")
 	}
+	store := diskcache.New(t.TempDir(), 1<<30)
+	for _, tc := range []struct {
+		what  string
+		store *diskcache.Store
+	}{{"without a cache", nil}, {"with an empty cache", store}, {"with the cache filled", store}} {
+		t.Run(tc.what, func(t *testing.T) { checkProfileGolden(t, tc.store) })
+	}
+}
+
+// checkProfileGolden compares the profiles of every case, through store
+// (nil: none), with the golden file.
+func checkProfileGolden(t *testing.T, store *diskcache.Store) {
 	graphs := []string{
 		"rmat:scale=11,ef=16,seed=1", "rmat:scale=11,ef=16,seed=2,scramble=false",
 		"uniform:v=3000,d=6,seed=1", "grid:rows=16,cols=24", "layered:w=32,d=16",
@@ -50,7 +66,7 @@ func TestProfileGolden(t *testing.T) {
 	var out strings.Builder
 	for _, spec := range graphs {
 		for _, kn := range []string{"wcc", "bfs", "pr", "sssp"} {
-			g, k, act := goldenActivity(t, kn, spec)
+			g, k, act := goldenActivity(t, kn, spec, store)
 			for i, d := range designs {
 				method := []graph.Partitioner{graph.Greedy, graph.Robin, graph.GreedySorted}[i%3]
 				b, err := boards.Get(d.board)
@@ -87,6 +103,11 @@ func TestProfileGolden(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				if store != nil { // the profile the prediction read
+					if pr, err = ps.Get(context.Background(), c.FPGAs, c.PEs, p.ProfileFor(w, c)); err != nil {
+						t.Fatal(err)
+					}
+				}
 				fmt.Fprintf(&out, "%s %s %s %s %dx%d %s %s %s filter=%v: sweep %d pe %d\n", filepath.Base(spec), kn, d.board, d.pe, c.FPGAs, c.PEs, c.Arch, c.Mem, method, c.Filter, pr.Sweep, pr.SweepPE)
 				fmt.Fprintf(&out, "  predicted %.12g TEPS, %.12g s:", pred.TEPS, pred.Seconds)
 				for _, m := range pred.Breakdown {
@@ -106,10 +127,13 @@ func TestProfileGolden(t *testing.T) {
 		}
 	}
 	path := filepath.Join("testdata", "profiles.golden")
-	if *update {
+	if *update && store == nil {
 		if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		return
+	}
+	if *update {
 		return
 	}
 	want, err := os.ReadFile(path)
@@ -129,7 +153,7 @@ func TestProfileGolden(t *testing.T) {
 
 // goldenActivity loads a graph and records a kernel's activity on it (PR
 // with five iterations).
-func goldenActivity(t testing.TB, kn, spec string) (*graph.Graph, *kernel.Kernel, *model.Activity) {
+func goldenActivity(t testing.TB, kn, spec string, store *diskcache.Store) (*graph.Graph, *kernel.Kernel, *model.Activity) {
 	t.Helper()
 	s, err := samples.Kernel(kn)
 	if err != nil {
@@ -151,7 +175,7 @@ func goldenActivity(t testing.TB, kn, spec string) (*graph.Graph, *kernel.Kernel
 	if err != nil {
 		t.Fatal(err)
 	}
-	act, _, err := model.RecordActivity(context.Background(), k, g, kernel.RunOptions{})
+	act, err := model.ReferenceActivity(context.Background(), k, g, kernel.RunOptions{}, store)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -110,7 +110,8 @@ func (ps *Profiles) With(method graph.Partitioner) *Profiles {
 }
 
 // Get returns the profile of nF x nP PEs under opt, computing it (and the
-// partition) the first time.
+// partition) the first time, unless the activity's cache holds it (see
+// ReferenceActivity), and then storing it there.
 func (ps *Profiles) Get(ctx context.Context, nF, nP int, opt ProfileOptions) (*Profile, error) {
 	key := profileKey{nF, nP, opt}
 	st := ps.shared
@@ -141,6 +142,11 @@ func (ps *Profiles) Get(ctx context.Context, nF, nP int, opt ProfileOptions) (*P
 			return nil, ctx.Err()
 		}
 	}
+	if p, ok := ps.cachedProfile(nF, nP, opt); ok {
+		e.p = p
+		close(e.done)
+		return e.p, nil
+	}
 	report := progressOf(ctx)
 	pp := ProfileProgress{FPGAs: nF, PEs: nP, Partitioner: ps.Partitioner(), Total: len(ps.act.Sets)}
 	if report != nil {
@@ -158,6 +164,9 @@ func (ps *Profiles) Get(ctx context.Context, nF, nP int, opt ProfileOptions) (*P
 		e.p, e.err = newProfile(ctx, ps.g, part, ps.act, opt, step)
 	} else {
 		e.err = err
+	}
+	if e.err == nil {
+		ps.storeProfile(nF, nP, opt, e.p)
 	}
 	if ctx.Err() != nil {
 		// A cancelled computation is not remembered.

@@ -80,9 +80,9 @@ func newFastM(ctx context.Context, s *Setup, p Params) *fastM {
 	}
 	for id := 0; id < f.nPE; id++ {
 		n := len(s.partition.Members[id])
-		q := newFastPE(id, id/f.nP, n, &f.p, hz)
+		q := newFastPE(id, id/f.nP, n, &f.p, hz, f.ed.keys)
 		f.pes = append(f.pes, q)
-		f.queues = append(f.queues, f.firstQueue(id, n, &f.p))
+		f.queues = append(f.queues, f.firstQueue(id, &f.p))
 	}
 	f.fm.mem = make([]*memSched, f.nF)
 	for x := 0; x < f.nF && f.fm.offchip; x++ {
@@ -112,7 +112,7 @@ func (f *fastM) run(ctx context.Context) (*kernel.Result, error) {
 
 // superstep stores one superstep's senders and advances the machine as far
 // as they allow.
-func (f *fastM) superstep(r int, senders []uint32) error {
+func (f *fastM) superstep(r int, senders roundSenders) error {
 	f.add(r, senders)
 	for i := range f.queues {
 		if f.queues[i].round == r {
@@ -250,12 +250,8 @@ func (f *fastM) write(x *fxFPGA, it fxItem, t int64) {
 		lo, hi := f.ed.span(it.v, x.id)
 		for i := lo; i < hi; i++ {
 			pe, start, end := f.ed.run(i)
-			var keys []uint32
-			if f.ed.keys != nil {
-				keys = f.ed.keys[start:end]
-			}
 			q := f.pes[pe]
-			f.fm.takeUpdate(q, t, m, int(end-start), keys)
+			f.fm.takeUpdate(q, t, m, start, int(end-start))
 			x.maxKey = max(x.maxKey, q.key())
 		}
 	}
@@ -271,7 +267,7 @@ func (f *fastM) passedBarrier(x *fxFPGA, q *fastPE) {
 		return
 	}
 	x.starts = append(x.starts, fxStart{q.round, q.applyAt})
-	f.queues[q.id] = f.queue(q.round, q.id, q.members, q.applyAt, &f.p, &f.queues[q.id])
+	f.queues[q.id] = f.queue(q.round, q.id, q.applyAt, &f.p)
 	f.fill(q.id)
 }
 
@@ -298,7 +294,7 @@ func (f *fastM) stuck() error {
 	}
 	for _, q := range f.pes {
 		fmt.Fprintf(&b, "\n    PE %d: round %d, barriers %d, done %v, queue round %d pos %d/%d known %v", q.id, q.round, q.bcSeen, q.done,
-			f.queues[q.id].round, f.queues[q.id].pos, len(f.queues[q.id].sends), f.queues[q.id].known)
+			f.queues[q.id].round, f.queues[q.id].pos, len(f.queues[q.id].local), f.queues[q.id].known)
 	}
 	return fmt.Errorf("%s", b.String())
 }

@@ -136,7 +136,7 @@ func BenchmarkFastParts(b *testing.B) {
 func replay(b *testing.B, s *Setup, p Params, rounds [][]uint32) *fastM {
 	f := newFastM(context.Background(), s, p)
 	for r, snd := range rounds {
-		if err := f.superstep(r, snd); err != nil {
+		if err := f.superstep(r, newRoundSenders(s.partition, s.Graph, snd)); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -48,8 +49,19 @@ func (r *refPipe) emit(start int64, keys []uint32) (first, last int64) {
 // recurrence with the same random lists (distinct keys within a list for
 // the exact detector, repeating slots for the aliased one, gaps and
 // bursts, apply sweeps that hold gather back) and compares every write
-// and read.
+// and read, with the keys stored at each width.
 func TestMsgPipeMatchesRecurrence(t *testing.T) {
+	for _, w := range []struct {
+		name    string
+		largest uint32
+	}{{"8", math.MaxUint8}, {"16", math.MaxUint16}, {"32", math.MaxUint32}} {
+		t.Run(w.name, func(t *testing.T) { testMsgPipe(t, w.largest) })
+	}
+}
+
+// testMsgPipe is TestMsgPipeMatchesRecurrence with keys stored at the
+// width newHazardKeys chooses for largest.
+func testMsgPipe(t *testing.T, largest uint32) {
 	for _, tc := range []struct {
 		name  string
 		hz    hazard
@@ -98,9 +110,9 @@ func TestMsgPipeMatchesRecurrence(t *testing.T) {
 					mp.gFree, ref.gFree = sweep, sweep
 				}
 				start += int64(r.IntN(6))
-				var k []uint32
-				if mp.detect {
-					k = keys
+				mp.keys = newHazardKeys(n, largest)
+				for i, k := range keys {
+					mp.keys.set(uint32(i), k)
 				}
 				// Half the lists go in one piece (the walker), half in words
 				// of 1 to 4 edges with gaps between them (the off-chip
@@ -111,11 +123,7 @@ func TestMsgPipeMatchesRecurrence(t *testing.T) {
 				}
 				for lo := 0; lo < n; lo += epw {
 					hi := min(lo+epw, n)
-					var kw []uint32
-					if k != nil {
-						kw = k[lo:hi]
-					}
-					f1, l1 := mp.emit(start, hi-lo, kw, lo, n-hi)
+					f1, l1 := mp.emit(start, hi-lo, uint32(lo), lo, n-hi)
 					f2, l2 := ref.emit(start, keys[lo:hi])
 					if f1 != f2 || l1 != l2 || mp.gFree != ref.gFree || mp.lastMsg != ref.last {
 						t.Fatalf("list %d (%v from %d, edges %d..%d): writes %d..%d, reference %d..%d; gather free %d, reference %d", list, keys, start, lo, hi, f1, l1, f2, l2, mp.gFree, ref.gFree)

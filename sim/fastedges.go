@@ -28,8 +28,8 @@ type fastEdges struct {
 	runAt []int32
 	runs  []fxRun
 	// keys holds every edge's hazard detector key in run order (see
-	// msgPipe), nil when the detector never holds a message.
-	keys []uint32
+	// msgPipe), none when the detector never holds a message.
+	keys hazardKeys
 	// mask[p] is the set of other FPGAs the update of place p must reach;
 	// all is every FPGA (a barrier marker reaches all but its own).
 	mask []uint64
@@ -80,14 +80,16 @@ func newFastEdges(g *graph.Graph, part *graph.Partition, nF, nP int, hz hazard, 
 	}
 	e.runs = make([]fxRun, runs)
 	if hz.hold > 1 {
-		e.keys = make([]uint32, g.NumArcs())
 		b.keyMask = make([]uint32, nPE)
+		largest := uint32(0)
 		for pe, members := range part.Members {
 			b.keyMask[pe] = math.MaxUint32
 			if !hz.exact {
 				b.keyMask[pe] = uint32(hz.slots(len(members))) - 1
 			}
+			largest = max(largest, min(b.keyMask[pe], uint32(max(len(members)-1, 0))))
 		}
+		e.keys = newHazardKeys(g.NumArcs(), largest)
 	}
 	b.parallel(b.place)
 	return e
@@ -209,10 +211,10 @@ func (b *edgeBuild) place(lo, hi int, cnt []uint32) {
 		for ; x <= e.nF; x++ {
 			e.runAt[row+x] = r + int32(len(used))
 		}
-		if e.keys != nil {
+		if e.keys.stored() {
 			for _, v := range nbrs {
 				pe := part.PE[v]
-				e.keys[cnt[pe]] = part.Local[v] & b.keyMask[pe]
+				e.keys.set(cnt[pe], part.Local[v]&b.keyMask[pe])
 				cnt[pe]++
 			}
 		}
@@ -231,11 +233,55 @@ func (e *fastEdges) span(p uint32, x int) (lo, hi int32) {
 	return e.runAt[b], e.runAt[b+1]
 }
 
-// run returns run i's PE and its edges' range in keys.
+// run returns run i's PE and its edges' range in the layout's edge order
+// (keys).
 func (e *fastEdges) run(i int32) (pe int, start, end uint32) {
 	if i > 0 {
 		start = e.runs[i-1].end
 	}
 	r := e.runs[i]
 	return int(r.pe), start, r.end
+}
+
+// hazardKeys holds detector keys at the narrowest width that holds the
+// largest of them: a byte for the aliased detector's slots (32 for WCC),
+// two bytes for the exact detector's local indexes while no PE holds more
+// than 65,536 vertices, four above that. With one key per arc they are
+// most of fast detail's index, so the width is most of its size. One of
+// the slices is set, or none when the detector never holds a message;
+// msgPipe.emit picks the set one once per list (emitKeys).
+type hazardKeys struct {
+	k8  []uint8
+	k16 []uint16
+	k32 []uint32
+}
+
+// hazardKey is the width of a stored detector key.
+type hazardKey interface{ uint8 | uint16 | uint32 }
+
+// newHazardKeys returns n keys of the narrowest width that holds largest.
+func newHazardKeys(n int, largest uint32) hazardKeys {
+	switch {
+	case largest <= math.MaxUint8:
+		return hazardKeys{k8: make([]uint8, n)}
+	case largest <= math.MaxUint16:
+		return hazardKeys{k16: make([]uint16, n)}
+	}
+	return hazardKeys{k32: make([]uint32, n)}
+}
+
+// stored reports whether there are keys.
+func (k *hazardKeys) stored() bool { return k.k8 != nil || k.k16 != nil || k.k32 != nil }
+
+// set stores key as the key of edge i; it fits the width newHazardKeys
+// chose.
+func (k *hazardKeys) set(i uint32, key uint32) {
+	switch {
+	case k.k8 != nil:
+		k.k8[i] = uint8(key)
+	case k.k16 != nil:
+		k.k16[i] = uint16(key)
+	default:
+		k.k32[i] = key
+	}
 }

@@ -107,7 +107,7 @@ func newFastG(ctx context.Context, s *Setup, p Params) *fastG {
 		n := len(s.partition.Members[id])
 		q := &gPE{id: id, fpga: id / f.nP, members: n, outstanding: newRing[resp](p.InFlight + 2), barrierTo: -1,
 			bcHalt: true, bcDone: -1, applyAt: -1, apply: int64(n) + 1}
-		q.queue = f.firstQueue(id, n, &f.p)
+		q.queue = f.firstQueue(id, &f.p)
 		for o := 0; o < f.nP+f.nF; o++ {
 			q.voq = append(q.voq, newRing[item](MsgFIFODepth+p.ScatterLatency))
 		}
@@ -140,7 +140,7 @@ func (f *fastG) run(ctx context.Context) (*kernel.Result, error) {
 
 // superstep stores one superstep's senders and advances the machine as far
 // as they allow.
-func (f *fastG) superstep(r int, senders []uint32) error {
+func (f *fastG) superstep(r int, senders roundSenders) error {
 	f.add(r, senders)
 	for _, q := range f.pes {
 		if q.queue.round == r {
@@ -534,7 +534,7 @@ func (f *fastG) deliver(q *gPE, it item) {
 	q.round, q.applyAt = r, h
 	q.gFree = h + int64(q.members) + 2
 	q.apply += int64(q.members) + 1
-	q.queue = f.started(r, q.id, q.members, h, &f.p, &q.queue)
+	q.queue = f.started(r, q.id, h, &f.p)
 	f.fill(&q.queue, q.id)
 }
 

@@ -51,15 +51,15 @@ type memSched struct {
 	at         int64               // no busy PE asks for a word before this cycle
 }
 
-// memPE is one PE of a memSched: its current list (n edges, lo of them
-// requested, its hazard keys, the cycle it asks for its next word) and its
-// queue of writes waiting behind it.
+// memPE is one PE of a memSched: its current list (n edges from edge on in
+// the layout's order, lo of them requested, the cycle it asks for its
+// next word) and its queue of writes waiting behind it.
 type memPE struct {
 	q     *fastPE
 	busy  bool
 	at    int32 // its place in the scheduler's list while busy
 	n, lo int
-	keys  []uint32
+	edge  uint32
 	pend  []memItem
 	ph    int // the head of pend
 	marks int // barrier markers in pend
@@ -106,8 +106,9 @@ func (s *memSched) rekey() {
 	s.settledKey = k
 }
 
-// begin makes PE i busy with a list of n edges taken in cycle t.
-func (s *memSched) begin(i int, t int64, n int, keys []uint32) {
+// begin makes PE i busy with a list of n edges (from edge on in the
+// layout's order) taken in cycle t.
+func (s *memSched) begin(i int, t int64, edge uint32, n int) {
 	e := &s.pes[i]
 	if !e.busy {
 		e.busy, e.at = true, int32(len(s.list))
@@ -115,7 +116,7 @@ func (s *memSched) begin(i int, t int64, n int, keys []uint32) {
 		s.busy++
 		s.list = append(s.list, int32(i))
 	}
-	e.n, e.lo, e.keys = n, 0, keys
+	e.n, e.lo, e.edge = n, 0, edge
 	s.ready[i] = max(t+1, e.q.wordPop[e.q.wordHead])
 	s.at = min(s.at, s.ready[i])
 }
@@ -166,15 +167,11 @@ func (f *fastM) writeOffchip(x *fxFPGA, s *memSched, it fxItem, t int64) {
 				e.pend = append(e.pend, memItem{m: m, run: i})
 				continue
 			}
-			var keys []uint32
-			if f.ed.keys != nil {
-				keys = f.ed.keys[start:end]
-			}
 			q := e.q
 			began = began || s.key[pe-base] >= s.settledKey // it may hold the largest key
 			tq := q.takeAt(t, m)
 			q.lastT, q.lastIdx = tq, m
-			s.begin(pe-base, tq, int(end-start), keys)
+			s.begin(pe-base, tq, start, int(end-start))
 		}
 		if began {
 			s.rekey()
@@ -395,7 +392,7 @@ func (f *fastM) ahead(x *fxFPGA, s *memSched, t, w, next int64) int64 {
 func (f *fastM) grantWord(x *fxFPGA, s *memSched, i int, c int64) {
 	e := &s.pes[i]
 	q := e.q
-	e.lo = f.fm.word(q, c, e.lo, e.n, e.keys)
+	e.lo = f.fm.word(q, c, e.edge, e.lo, e.n)
 	s.lastGrant = c
 	if e.lo < e.n {
 		s.ready[i] = max(c+1, q.wordPop[q.wordHead])
@@ -420,11 +417,7 @@ func (f *fastM) grantWord(x *fxFPGA, s *memSched, i int, c int64) {
 		q.lastT, q.lastIdx = t, it.m
 		s.taken(it.m, t)
 		_, start, end := f.ed.run(it.run)
-		var keys []uint32
-		if f.ed.keys != nil {
-			keys = f.ed.keys[start:end]
-		}
-		s.begin(i, t, int(end-start), keys)
+		s.begin(i, t, start, int(end-start))
 		return
 	}
 	e.pend, e.ph = e.pend[:0], 0

@@ -56,17 +56,17 @@ type fxLink struct {
 // sweep reaches it, then its barrier marker. item and ready describe the
 // head while ok.
 type fxQueue struct {
-	round   int
-	known   bool // the round's senders have arrived from the reference engine
-	applyAt int64
-	sends   []uint32
-	local   []uint32 // the senders' local indices
-	pos     int
-	barrier bool // the marker is still queued
-	members int
-	al      int64
-	mark    int64 // the globals' hold on the marker (fastRounds.mark)
-	pe      int
+	round    int
+	known    bool // the round's senders have arrived from the reference engine
+	applyAt  int64
+	local    []uint32 // the senders' local indices (roundSenders)
+	pos      int
+	barrier  bool     // the marker is still queued
+	vertices []uint32 // the PE's members, by local index
+	members  int
+	al       int64
+	mark     int64 // the globals' hold on the marker (fastRounds.mark)
+	pe       int
 
 	ok    bool
 	item  fxItem
@@ -78,11 +78,11 @@ func (u *fxQueue) setHead() {
 	u.ok = u.known
 	switch {
 	case !u.known:
-	case u.pos < len(u.sends):
-		u.item = fxItem{v: u.sends[u.pos], round: int32(u.round)}
+	case u.pos < len(u.local):
+		u.item = fxItem{v: u.vertices[u.local[u.pos]], round: int32(u.round)}
 		u.ready = u.applyAt + 1 + int64(u.local[u.pos]) + u.al
 	case u.barrier:
-		u.item = fxItem{v: uint32(u.pe), round: int32(u.round), barrier: true, halt: len(u.sends) == 0}
+		u.item = fxItem{v: uint32(u.pe), round: int32(u.round), barrier: true, halt: len(u.local) == 0}
 		u.ready = u.applyAt + 2 + int64(u.members) + u.al + u.mark
 	default:
 		u.ok = false
@@ -90,7 +90,7 @@ func (u *fxQueue) setHead() {
 }
 
 func (u *fxQueue) pop() {
-	if u.pos < len(u.sends) {
+	if u.pos < len(u.local) {
 		u.pos++
 	} else {
 		u.barrier = false

@@ -58,7 +58,7 @@ type fastPE struct {
 	apply int64 // apply sweep cycles so far
 }
 
-func newFastPE(id, fpga, members int, p *Params, hz hazard) *fastPE {
+func newFastPE(id, fpga, members int, p *Params, hz hazard, keys hazardKeys) *fastPE {
 	q := &fastPE{id: id, fpga: fpga, members: members, lastT: never, lastIdx: -1, release: never, walkEnd: never,
 		bcHalt: true, applyAt: -1, passedAt: -1}
 	q.wordPop = make([]int64, max(p.InFlight, 1))
@@ -66,6 +66,7 @@ func newFastPE(id, fpga, members int, p *Params, hz hazard) *fastPE {
 		q.wordPop[i] = never
 	}
 	q.msgPipe = newMsgPipe(p, hz, members)
+	q.keys = keys
 	// Round 0's sweep runs from cycle 0; gather reads from its end.
 	q.gFree = int64(members) + 1
 	q.apply = int64(members) + 1
@@ -95,7 +96,7 @@ func (q *fastPE) key() int64 { return max(q.lastT+1, q.release) - q.lastIdx - 1 
 // Both detectors hold a message for hold cycles after the read of an
 // earlier one with the same key: the vertex for the generated PE's exact
 // detector, the low bits of the local index for the paper's aliased one
-// (fastKeys gives every edge its key). As gather reads one entry per
+// (fastEdges gives every edge its key, keys). As gather reads one entry per
 // cycle, only the last hold-1 messages can hold the next. For the exact
 // detector msgPipe keeps those in a window (recent), with a count per
 // bucket of keys so that most messages skip the comparison (and emit can
@@ -120,7 +121,8 @@ type msgPipe struct {
 	recentHead       int
 	window           int
 	bucket           [64]uint8
-	slotFree         []int64 // by key, for the aliased detector and when the window is too short
+	slotFree         []int64    // by key, for the aliased detector and when the window is too short
+	keys             hazardKeys // every edge's, in the layout's edge order
 	msgs             int64
 	stalls           int64 // cycles gather waited on the detector
 }
@@ -191,13 +193,13 @@ func (mp *msgPipe) heldWindow(g int64, k uint32) int64 {
 	return g
 }
 
-// clear reports whether no key of a list's first messages is in the
+// clearKeys reports whether no key of a list's first messages is in the
 // window (by its bucket, so a collision of buckets only costs a visit):
 // the detector then holds none of them, as the list's own keys differ and
 // the window only loses keys while they pass.
-func (mp *msgPipe) clear(keys []uint32) bool {
+func clearKeys[K hazardKey](mp *msgPipe, keys []K) bool {
 	for _, k := range keys {
-		if mp.bucket[k&63] != 0 {
+		if mp.bucket[uint8(k)&63] != 0 {
 			return false
 		}
 	}
@@ -219,15 +221,29 @@ func (mp *msgPipe) remember(k uint32, g int64) {
 }
 
 // emit writes n messages into the FIFO, one per cycle from cycle start on,
-// and gathers them; keys are their detector keys (nil when the detector
-// never holds one), pos the first one's place in its edge list and rest
+// and gathers them; edge is the first one's edge in the layout's order
+// (the place of its key in keys), pos its place in its edge list and rest
 // the number of the list's messages that follow them. It returns the
 // cycles of the first and the last write. Messages the detector may hold
 // are visited one by one; the rest follow in closed form (emitRun).
-func (mp *msgPipe) emit(start int64, n int, keys []uint32, pos, rest int) (first, last int64) {
+func (mp *msgPipe) emit(start int64, n int, edge uint32, pos, rest int) (first, last int64) {
 	if !mp.detect {
 		return mp.emitRun(start, n)
 	}
+	end := edge + uint32(n)
+	switch k := &mp.keys; {
+	case k.k8 != nil:
+		return emitKeys(mp, start, k.k8[edge:end], pos, rest)
+	case k.k16 != nil:
+		return emitKeys(mp, start, k.k16[edge:end], pos, rest)
+	}
+	return emitKeys(mp, start, mp.keys.k32[edge:end], pos, rest)
+}
+
+// emitKeys is emit with the detector's keys of the n messages, at the
+// width they are stored in.
+func emitKeys[K hazardKey](mp *msgPipe, start int64, keys []K, pos, rest int) (first, last int64) {
+	n := len(keys)
 	p := n
 	if mp.distinct {
 		p = min(n, max(mp.window-pos, 0))
@@ -235,13 +251,13 @@ func (mp *msgPipe) emit(start int64, n int, keys []uint32, pos, rest int) (first
 			// Gather reads the first of them no earlier than the
 			// detector's hold after its last message: none can wait.
 			p = 0
-		} else if mp.clear(keys[:p]) {
+		} else if clearKeys(mp, keys[:p]) {
 			p = 0
 		}
 	}
 	first, e := never, start-1
 	if p > 0 {
-		first, e = mp.emitHeld(start, keys[:p])
+		first, e = emitHeld(mp, start, keys[:p])
 		if p == n {
 			return first, e
 		}
@@ -254,7 +270,7 @@ func (mp *msgPipe) emit(start int64, n int, keys []uint32, pos, rest int) (first
 	// window needs those of these that rest does not displace (one read
 	// per cycle, so a message hold-1 reads back no longer holds any).
 	for j := max(p, n-(mp.window-rest)); j < n; j++ {
-		mp.remember(keys[j], mp.lastMsg-int64(n-1-j))
+		mp.remember(uint32(keys[j]), mp.lastMsg-int64(n-1-j))
 	}
 	return first, l
 }
@@ -264,7 +280,7 @@ func (mp *msgPipe) emit(start int64, n int, keys []uint32, pos, rest int) (first
 // i-cap), gather reads it at max(the cycle after the previous read, vis
 // after the write, the detector's hold). The FIFO's state stays in locals
 // through the loop, the fast model's innermost.
-func (mp *msgPipe) emitHeld(start int64, keys []uint32) (first, last int64) {
+func emitHeld[K hazardKey](mp *msgPipe, start int64, keys []K) (first, last int64) {
 	ring, head, gFree, vis := mp.ring, mp.head, mp.gFree, mp.vis
 	slot, hold := mp.slotFree, mp.hold
 	var stalls int64
@@ -280,7 +296,7 @@ func (mp *msgPipe) emitHeld(start int64, keys []uint32) (first, last int64) {
 			h = max(g, slot[k])
 			slot[k] = h + hold
 		} else {
-			h = mp.heldWindow(g, k)
+			h = mp.heldWindow(g, uint32(k))
 		}
 		stalls += h - g
 		ring[head] = h
@@ -345,20 +361,20 @@ type fastMachine struct {
 	mem      []*memSched
 }
 
-// takeUpdate processes update m with a list of n edges on this PE (keys:
-// their hazard keys), written into the input FIFO in cycle a.
-func (fm *fastMachine) takeUpdate(q *fastPE, a, m int64, n int, keys []uint32) {
+// takeUpdate processes update m with a list of n edges on this PE, from
+// edge on in the layout's order, written into the input FIFO in cycle a.
+func (fm *fastMachine) takeUpdate(q *fastPE, a, m int64, edge uint32, n int) {
 	t := q.takeAt(a, m)
 	q.lastT, q.lastIdx = t, m
 	switch {
 	case fm.offchip:
-		q.release = fm.fetch(q, t, n, keys)
+		q.release = fm.fetch(q, t, edge, n)
 	case fm.prefetch:
-		fm.walkPrefetch(q, t, n, keys)
+		fm.walkPrefetch(q, t, edge, n)
 	default:
 		// The paper's PE: the walker reads the list from the cycle after
 		// the lookup, and the next input waits until it is done.
-		_, q.walkEnd = q.emit(t+1, n, keys, 0, 0)
+		_, q.walkEnd = q.emit(t+1, n, edge, 0, 0)
 		q.release = q.walkEnd + 1
 	}
 }
@@ -368,13 +384,13 @@ func (fm *fastMachine) takeUpdate(q *fastPE, a, m int64, n int, keys []uint32) {
 // reads the previous list's last edge (its first edge follows in the next
 // cycle), or, when the walker is idle by then, in the cycle it reads the
 // list's first edge; either way the lookup stage is free from that cycle.
-func (fm *fastMachine) walkPrefetch(q *fastPE, t int64, n int, keys []uint32) {
+func (fm *fastMachine) walkPrefetch(q *fastPE, t int64, edge uint32, n int) {
 	if q.walkEnd >= t+1 {
 		q.release = q.walkEnd
-		_, q.walkEnd = q.emit(q.walkEnd+1, n, keys, 0, 0)
+		_, q.walkEnd = q.emit(q.walkEnd+1, n, edge, 0, 0)
 		return
 	}
-	q.release, q.walkEnd = q.emit(t+1, n, keys, 0, 0)
+	q.release, q.walkEnd = q.emit(t+1, n, edge, 0, 0)
 }
 
 // fetch is the off-chip scatter unit where the memory never binds: the
@@ -384,21 +400,22 @@ func (fm *fastMachine) walkPrefetch(q *fastPE, t int64, n int, keys []uint32) {
 // cycle of the last request, from which the latch stage may take the next
 // update. Where the memory binds, memSched grants the same words in time
 // order instead.
-func (fm *fastMachine) fetch(q *fastPE, t int64, n int, keys []uint32) int64 {
+func (fm *fastMachine) fetch(q *fastPE, t int64, edge uint32, n int) int64 {
 	r := t
 	for lo := 0; lo < n; {
 		r = max(r+1, q.wordPop[q.wordHead])
-		lo = fm.word(q, r, lo, n, keys)
+		lo = fm.word(q, r, edge, lo, n)
 	}
 	return r
 }
 
-// word is the off-chip scatter unit's word of a list of n edges from edge
-// lo, requested in cycle r: it arrives MemLatency cycles later and the
-// unpacker hands its edges on one per cycle, the first in the cycle it
-// takes the word (once the previous word's edges are out). It returns the
-// first edge of the next word.
-func (fm *fastMachine) word(q *fastPE, r int64, lo, n int, keys []uint32) int {
+// word is the off-chip scatter unit's word of a list of n edges (from edge
+// on in the layout's order) that starts at the list's edge lo, requested
+// in cycle r: it arrives MemLatency cycles later and the unpacker hands
+// its edges on one per cycle, the first in the cycle it takes the word
+// (once the previous word's edges are out). It returns the list's first
+// edge of the next word.
+func (fm *fastMachine) word(q *fastPE, r int64, edge uint32, lo, n int) int {
 	hi := min(lo+fm.p.EdgesPerWord, n)
 	pop := max(r+int64(fm.p.MemLatency), q.walkEnd+1)
 	q.wordPop[q.wordHead] = pop
@@ -406,11 +423,7 @@ func (fm *fastMachine) word(q *fastPE, r int64, lo, n int, keys []uint32) int {
 		q.wordHead = 0
 	}
 	q.words++
-	var k []uint32
-	if keys != nil {
-		k = keys[lo:hi]
-	}
-	_, q.walkEnd = q.emit(pop, hi-lo, k, lo, n-hi)
+	_, q.walkEnd = q.emit(pop, hi-lo, edge+uint32(lo), lo, n-hi)
 	return hi
 }
 

@@ -4,20 +4,17 @@ import (
 	"context"
 	"errors"
 	"math"
-	"slices"
 
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
 )
 
 // fastRounds is what both fast models keep of the reference engine's
-// supersteps: each round's senders bucketed by PE in local order (every PE
-// sweeps its vertices in that order), how many rounds have arrived, and
-// per round the count of senders and messages and the cycle the first PE
-// began its apply sweep.
+// supersteps: each round's senders by PE (roundSenders), how many rounds
+// have arrived, and per round the count of senders and messages and the
+// cycle the first PE began its apply sweep.
 type fastRounds struct {
 	part     *graph.Partition
-	g        *graph.Graph
 	senders  map[int][][]uint32
 	known    int
 	starts   []int64
@@ -31,27 +28,55 @@ type fastRounds struct {
 }
 
 func newFastRounds(s *Setup) fastRounds {
-	fr := fastRounds{part: s.partition, g: s.Graph, senders: map[int][][]uint32{}, starts: []int64{0}}
+	fr := fastRounds{part: s.partition, senders: map[int][][]uint32{}, starts: []int64{0}}
 	if g := newGlobals(s.Kernel, len(s.partition.Members)); g != nil {
 		fr.mark, fr.fold = g.markerDelay(), g.foldDelay(len(s.partition.Members))
 	}
 	return fr
 }
 
-// add stores round r's senders (ascending ids, so each PE's are in local
-// order) and forgets rounds no PE can still need.
-func (fr *fastRounds) add(r int, senders []uint32) {
-	byPE := make([][]uint32, len(fr.part.Members))
-	var msgs int64
+// roundSenders is one round's senders as the update queues read them:
+// byPE[pe] holds the local indices of PE pe's senders, ascending (every
+// PE sweeps its vertices in that order), all in one array; messages is
+// the sum of their out-degrees.
+type roundSenders struct {
+	byPE     [][]uint32
+	active   int
+	messages int64
+}
+
+// newRoundSenders sorts the reference engine's senders of a round
+// (ascending ids, so each PE's are in local order) by PE. It runs on the
+// engine's goroutine and is the only copy of its senders that the timing
+// keeps (the engine reuses its array in the next superstep).
+func newRoundSenders(part *graph.Partition, g *graph.Graph, senders []uint32) roundSenders {
+	nPE := len(part.Members)
+	at := make([]int, nPE+1)
 	for _, u := range senders {
-		q := fr.part.PE[u]
-		byPE[q] = append(byPE[q], u)
-		msgs += int64(fr.g.OutDegree(u))
+		at[part.PE[u]+1]++
 	}
-	fr.senders[r] = byPE
+	for pe := range nPE {
+		at[pe+1] += at[pe]
+	}
+	local := make([]uint32, len(senders))
+	rs := roundSenders{byPE: make([][]uint32, nPE), active: len(senders)}
+	for pe := range nPE {
+		rs.byPE[pe] = local[at[pe]:at[pe]:at[pe+1]]
+	}
+	for _, u := range senders {
+		pe := part.PE[u]
+		rs.byPE[pe] = append(rs.byPE[pe], part.Local[u])
+		rs.messages += int64(g.OutDegree(u))
+	}
+	return rs
+}
+
+// add stores round r's senders and forgets rounds no PE can still need.
+func (fr *fastRounds) add(r int, rs roundSenders) {
+	fr.senders[r] = rs.byPE
 	fr.known = r + 1
-	fr.active = append(fr.active, int64(len(senders)))
-	fr.messages = append(fr.messages, msgs)
+	fr.active = append(fr.active, int64(rs.active))
+	fr.messages = append(fr.messages, rs.messages)
 	for k := range fr.senders {
 		if k < r-2 {
 			delete(fr.senders, k)
@@ -69,20 +94,16 @@ func (fr *fastRounds) fill(u *fxQueue, pe int) bool {
 	if !ok {
 		return false
 	}
-	u.known, u.sends, u.pos = true, byPE[pe], 0
-	u.local = u.local[:0]
-	for _, v := range u.sends {
-		u.local = append(u.local, fr.part.Local[v])
-	}
+	u.known, u.local, u.pos = true, byPE[pe], 0
 	u.setHead()
 	return true
 }
 
 // started records that a PE began round r's apply sweep in cycle at, and
 // returns the PE's update queue for the round (ready once filled).
-func (fr *fastRounds) started(r, pe, members int, at int64, p *Params, old *fxQueue) fxQueue {
+func (fr *fastRounds) started(r, pe int, at int64, p *Params) fxQueue {
 	fr.began(r, at)
-	return fr.queue(r, pe, members, at, p, old)
+	return fr.queue(r, pe, at, p)
 }
 
 // began records that some PE began round r's apply sweep in cycle at.
@@ -94,16 +115,15 @@ func (fr *fastRounds) began(r int, at int64) {
 }
 
 // queue returns PE pe's update queue for round r, whose sweep began in
-// cycle at (ready once filled); it keeps old's buffer of local indices.
-func (fr *fastRounds) queue(r, pe, members int, at int64, p *Params, old *fxQueue) fxQueue {
-	return fxQueue{round: r, applyAt: at, barrier: true, members: members, al: int64(p.ApplyLatency), mark: fr.mark, pe: pe, local: old.local}
+// cycle at (ready once filled).
+func (fr *fastRounds) queue(r, pe int, at int64, p *Params) fxQueue {
+	m := fr.part.Members[pe]
+	return fxQueue{round: r, applyAt: at, barrier: true, vertices: m, members: len(m), al: int64(p.ApplyLatency), mark: fr.mark, pe: pe}
 }
 
 // firstQueue is PE pe's update queue for round 0, whose sweep starts in
 // cycle 0.
-func (fr *fastRounds) firstQueue(pe, members int, p *Params) fxQueue {
-	return fxQueue{round: 0, applyAt: -1, barrier: true, members: members, al: int64(p.ApplyLatency), mark: fr.mark, pe: pe}
-}
+func (fr *fastRounds) firstQueue(pe int, p *Params) fxQueue { return fr.queue(0, pe, -1, p) }
 
 // steps lists the supersteps of a fast run of the given cycles: superstep
 // i starts with the first PE's apply sweep of round i and lasts until the
@@ -132,12 +152,12 @@ func (fr *fastRounds) steps(r *Result) {
 // error stops the engine); the timing depends only on that order, so a
 // run is the same on one core or two. finish runs after the last
 // superstep.
-func runReference(ctx context.Context, s *Setup, step func(r int, senders []uint32) error, finish func() error) (*kernel.Result, error) {
+func runReference(ctx context.Context, s *Setup, step func(r int, rs roundSenders) error, finish func() error) (*kernel.Result, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type round struct {
 		r       int
-		senders []uint32
+		senders roundSenders
 	}
 	rounds := make(chan round, 2)
 	type outcome struct {
@@ -148,7 +168,7 @@ func runReference(ctx context.Context, s *Setup, step func(r int, senders []uint
 	go func() {
 		ref, err := kernel.Run(ctx, s.Kernel, s.Graph, kernel.RunOptions{Senders: func(r int, senders []uint32) {
 			select {
-			case rounds <- round{r, slices.Clone(senders)}:
+			case rounds <- round{r, newRoundSenders(s.partition, s.Graph, senders)}:
 			case <-ctx.Done():
 			}
 		}, MaxSupersteps: s.maxSupersteps()})
@@ -172,7 +192,7 @@ func runReference(ctx context.Context, s *Setup, step func(r int, senders []uint
 		// Stopped at the superstep limit: deliver what the last superstep
 		// sent, with no senders after it, and return the partial result
 		// with the limit error.
-		if err := step(le.Limit, nil); err != nil {
+		if err := step(le.Limit, newRoundSenders(s.partition, s.Graph, nil)); err != nil {
 			return nil, err
 		}
 	case out.err != nil:

@@ -11,6 +11,7 @@ import (
 	"github.com/gravf-tui/gravf-tui/boards"
 	"github.com/gravf-tui/gravf-tui/design"
 	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/internal/diskcache"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
 	"github.com/spf13/cobra"
@@ -331,4 +332,30 @@ func requireBuildable(o design.Options) error {
 		return usagef("--fpgas and --pes are required")
 	}
 	return nil
+}
+
+// cacheFlags are the commands' switch of the prediction's cache
+// (--no-cache): the reference run and the profiles of a dataset and
+// kernel are kept under the user's cache folder, so that a second command
+// on them reads them instead of computing them again.
+type cacheFlags struct{ off bool }
+
+// cacheHelp says where the cache is and how to turn it off, for --help.
+const cacheHelp = `The latency-aware prediction's reference run and profiles are cached under
+the user's cache folder ($XDG_CACHE_HOME/gravf-tui/derived, at most 1 GiB,
+least recently used entries removed first), keyed by the graph's content,
+the kernel, every option and the program build: a second run on the same
+dataset and kernel reads them, with the same result. --no-cache or
+GRAVF_CACHE=off computes everything and stores nothing.`
+
+func (f *cacheFlags) register(fs *pflag.FlagSet) {
+	fs.BoolVar(&f.off, "no-cache", false, "compute the prediction's reference run and profiles instead of reading (and storing) them in the cache (also GRAVF_CACHE=off)")
+}
+
+// store is the cache to use; nil when it is off.
+func (f *cacheFlags) store() *diskcache.Store {
+	if f.off {
+		return nil
+	}
+	return diskcache.Open()
 }

@@ -21,6 +21,7 @@ func newModelCmd() *cobra.Command {
 	var partition string
 	var asJSON, noLatency bool
 	var tf tepsFlags
+	var cf cacheFlags
 	cmd := &cobra.Command{
 		Use:   "model --board B --kernel K --graph G [--fpgas N] [--pes N] [--arch gravf-m|gravf] [--set KEY=VALUE] [--json]",
 		Short: "Evaluate the analytical performance model and choose nF and nP",
@@ -38,6 +39,8 @@ nF and nP are always printed with both, with recommendations in plain words.
 --set KEY=VALUE changes what a notebook's platform cell would: a key of the
 cell (fpgas, arch, ...) or a board figure (--set memory.peak_gib_s=10), so
 that every edit of the TUI's platform cell can be repeated here.
+
+` + cacheHelp + `
 
 ` + explorer.LatencyNote,
 		Args: cobra.NoArgs,
@@ -59,9 +62,9 @@ that every edit of the TUI's platform cell can be repeated here.
 			var ps *model.Profiles
 			if !noLatency {
 				prog := newProgress(cmd.ErrOrStderr())
-				act, _, err := model.RecordActivity(ctx, p.Kernel, p.Graph, kernel.RunOptions{Progress: func(s kernel.Superstep) {
+				act, err := model.ReferenceActivity(ctx, p.Kernel, p.Graph, kernel.RunOptions{Progress: func(s kernel.Superstep) {
 					prog.line(fmt.Sprintf("reference run for the latency-aware prediction: superstep %d", s.Index+1))
-				}})
+				}}, cf.store())
 				prog.done()
 				var le *kernel.LimitError
 				if errors.As(err, &le) {
@@ -111,6 +114,7 @@ that every edit of the TUI's platform cell can be repeated here.
 	cmd.Flags().StringVar(&partition, "partition", "greedy", "partitioner the prediction uses: robin, greedy, greedy-sorted or metis")
 	cmd.Flags().BoolVar(&noLatency, "no-latency", false, "skip the reference run that feeds the prediction (the optimiser then chooses on T_sys)")
 	tf.register(cmd)
+	cf.register(cmd.Flags())
 	return cmd
 }
 

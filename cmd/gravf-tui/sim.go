@@ -40,6 +40,7 @@ type simCmd struct {
 	partf partitionFlags
 	tf    tepsFlags
 	sf    simFlags
+	cf    cacheFlags
 }
 
 func newSimCmd() *cobra.Command {
@@ -88,6 +89,7 @@ root, over 64 roots drawn as Graph500 draws them, reporting the harmonic mean.`,
 	cmd.Flags().Int64Var(&o.sf.traceInterval, "trace-interval", sim.DefaultTraceInterval, "cycles between trace samples (at least 1)")
 	cmd.Flags().BoolVar(&o.sf.asJSON, "json", false, "print one JSON object")
 	o.tf.register(cmd)
+	o.cf.register(cmd.Flags())
 	return cmd
 }
 
@@ -162,7 +164,7 @@ func (o *simCmd) check() (design.Partition, teps.Definition, error) {
 // left open (open), and returns the design and its predicted TEPS (0
 // when the kernel does not converge, which the simulation then reports).
 func (o *simCmd) predict(ctx context.Context, cmd *cobra.Command, p *design.Point, cfg model.Config, part design.Partition, open bool) (model.Config, float64, error) {
-	ps, err := explorer.NewPredictionProfiles(ctx, p.Kernel, p.Graph, graph.PartitionOptions{Method: part.Partitioner, Seed: part.Seed})
+	ps, err := explorer.NewPredictionProfiles(ctx, p.Kernel, p.Graph, graph.PartitionOptions{Method: part.Partitioner, Seed: part.Seed}, o.cf.store())
 	var le *kernel.LimitError
 	if errors.As(err, &le) {
 		ps, err = nil, nil
