@@ -2,7 +2,6 @@ package sim
 
 import (
 	"math"
-	"math/bits"
 
 	"github.com/gravf-tui/gravf-tui/model"
 )
@@ -32,18 +31,12 @@ import (
 // t+1 can be resolved (runFPGA does), and a crossbar that waits for a busy
 // PE's take of a write cannot write before it (settle resolves forward).
 type memSched struct {
-	rate      model.MemGrants
-	lastGrant int64 // the last cycle a word was granted
-	pes       []memPE
-	busy      int     // PEs with a list being requested
-	list      []int32 // which, in no order
-	ready     []int64 // by PE: the cycle a busy PE asks for its next word
-	key       []int64 // by PE: q.key() while it is not busy, never while it is
-	// The PEs that ask in the cycle resolve visits, one bit each by PE,
-	// and the order it grants them (pick).
-	ask        []uint64
-	grant      []int32
-	marks      int // barrier markers queued at busy PEs
+	rate       model.MemGrants
+	lastGrant  int64 // the last cycle a word was granted
+	pes        []memPE
+	busy       int     // PEs with a list being requested
+	list       []int32 // which, in no order
+	marks      int     // barrier markers queued at busy PEs
 	settledKey int64
 	writeAt    [InFIFODepth]int64 // the cycle of each of the last writes
 	unknown    [InFIFODepth]int32
@@ -56,10 +49,12 @@ type memSched struct {
 // next word) and its queue of writes waiting behind it.
 type memPE struct {
 	q     *fastPE
+	key   int64 // q.key() while it is not busy
 	busy  bool
 	at    int32 // its place in the scheduler's list while busy
 	n, lo int
 	edge  uint32
+	ready int64
 	pend  []memItem
 	ph    int // the head of pend
 	marks int // barrier markers in pend
@@ -85,13 +80,8 @@ func newMemSched(r float64, x *fxFPGA, pes []*fastPE) *memSched {
 	}
 	s := &memSched{rate: model.NewMemGrants(r), lastGrant: -1, settledKey: never, ring: &x.takeRing, at: math.MaxInt64}
 	s.list = make([]int32, 0, len(pes))
-	s.ready = make([]int64, len(pes))
-	s.key = make([]int64, len(pes))
-	s.ask = make([]uint64, (len(pes)+63)/64)
-	s.grant = make([]int32, 0, len(pes))
 	for _, q := range pes {
-		s.pes = append(s.pes, memPE{q: q})
-		s.key[len(s.pes)-1] = q.key()
+		s.pes = append(s.pes, memPE{q: q, key: q.key()})
 		s.settledKey = max(s.settledKey, q.key())
 	}
 	return s
@@ -99,11 +89,12 @@ func newMemSched(r float64, x *fxFPGA, pes []*fastPE) *memSched {
 
 // rekey recomputes settledKey over the PEs that are not busy.
 func (s *memSched) rekey() {
-	k := int64(never)
-	for _, v := range s.key {
-		k = max(k, v)
+	s.settledKey = never
+	for i := range s.pes {
+		if e := &s.pes[i]; !e.busy {
+			s.settledKey = max(s.settledKey, e.key)
+		}
 	}
-	s.settledKey = k
 }
 
 // begin makes PE i busy with a list of n edges (from edge on in the
@@ -112,13 +103,12 @@ func (s *memSched) begin(i int, t int64, edge uint32, n int) {
 	e := &s.pes[i]
 	if !e.busy {
 		e.busy, e.at = true, int32(len(s.list))
-		s.key[i] = never
 		s.busy++
 		s.list = append(s.list, int32(i))
 	}
 	e.n, e.lo, e.edge = n, 0, edge
-	s.ready[i] = max(t+1, e.q.wordPop[e.q.wordHead])
-	s.at = min(s.at, s.ready[i])
+	e.ready = max(t+1, e.q.wordPop[e.q.wordHead])
+	s.at = min(s.at, e.ready)
 }
 
 // idle makes PE i not busy.
@@ -153,7 +143,7 @@ func (f *fastM) writeOffchip(x *fxFPGA, s *memSched, it fxItem, t int64) {
 			}
 			tb, last := f.fm.takeBarrier(e.q, t, x.lastW, m, it.halt, f.nPE)
 			take = max(take, tb)
-			s.key[i] = e.q.key()
+			e.key = e.q.key()
 			f.barrierTaken(x, e.q, last)
 		}
 		s.rekey()
@@ -168,7 +158,7 @@ func (f *fastM) writeOffchip(x *fxFPGA, s *memSched, it fxItem, t int64) {
 				continue
 			}
 			q := e.q
-			began = began || s.key[pe-base] >= s.settledKey // it may hold the largest key
+			began = began || e.key >= s.settledKey // it may hold the largest key
 			tq := q.takeAt(t, m)
 			q.lastT, q.lastIdx = tq, m
 			s.begin(pe-base, tq, start, int(end-start))
@@ -206,152 +196,69 @@ func (f *fastM) barrierTaken(x *fxFPGA, q *fastPE, last bool) {
 // more PEs are busy than a cycle grants words, no request ever waits for
 // another PE's and each PE's list runs on its own recurrence; otherwise the
 // cycles in which some PE asks are visited one by one, and a contended one
-// serves the PEs in the rotation's order (pick).
+// serves the PEs in the rotation's order.
 func (f *fastM) resolve(x *fxFPGA, s *memSched, h int64) {
 	if s.at > h {
 		return // nobody asks by then
 	}
 	r := s.rate
 	for s.busy > r.PerCycle || r.Gap > 1 {
-		c, asking := s.asking()
+		c, asking := int64(math.MaxInt64), 0
+		for _, i := range s.list {
+			switch e := &s.pes[i]; {
+			case e.ready < c:
+				c, asking = e.ready, 1
+			case e.ready == c:
+				asking++
+			}
+		}
 		if c > h {
 			s.at = c
 			return
 		}
 		if open := s.lastGrant + r.Gap; c < open {
 			for _, i := range s.list {
-				s.ready[i] = max(s.ready[i], open)
+				e := &s.pes[i]
+				e.ready = max(e.ready, open)
 			}
 			continue
 		}
-		for _, i := range s.pick(c, asking) {
-			f.grantWord(x, s, int(i), c)
+		n := len(s.pes)
+		first := 0
+		if asking > r.PerCycle {
+			first = int(c % int64(n))
 		}
-	}
-	if len(s.ask) == 1 {
-		f.uncontended64(x, s, h)
-		return
+		granted := 0
+		for k, j := 0, first; k < n && asking > 0; k, j = k+1, j+1 {
+			if j == n {
+				j = 0
+			}
+			e := &s.pes[j]
+			if !e.busy || e.ready != c {
+				continue
+			}
+			asking--
+			if granted == r.PerCycle {
+				e.ready = c + 1 // no token left in this cycle
+				continue
+			}
+			granted++
+			f.grantWord(x, s, j, c)
+		}
 	}
 	at := int64(math.MaxInt64)
 	for k := 0; k < len(s.list); {
 		i := int(s.list[k])
 		e := &s.pes[i]
-		for e.busy && s.ready[i] <= h {
-			f.grantWord(x, s, i, s.ready[i])
+		for e.busy && e.ready <= h {
+			f.grantWord(x, s, i, e.ready)
 		}
 		if e.busy {
-			at = min(at, s.ready[i])
+			at = min(at, e.ready)
 			k++
 		} // else the list's last PE has moved into place k
 	}
 	s.at = at
-}
-
-// uncontended64 is resolve's uncontended part for at most 64 PEs: it
-// marks the PEs that ask by cycle h without a branch on each (which one
-// asks is as good as random to the processor) and grants only theirs.
-func (f *fastM) uncontended64(x *fxFPGA, s *memSched, h int64) {
-	at := int64(math.MaxInt64)
-	var due uint64
-	for _, i := range s.list {
-		r := s.ready[i]
-		late := uint64(h-r) >> 63 // 1 when r > h
-		due |= (late ^ 1) << (i & 63)
-		sel := int64(late) - 1 // 0 when late, all ones when due
-		at = min(at, r&^sel|math.MaxInt64&sel)
-	}
-	for ; due != 0; due &= due - 1 {
-		i := bits.TrailingZeros64(due)
-		e := &s.pes[i]
-		for e.busy && s.ready[i] <= h {
-			f.grantWord(x, s, i, s.ready[i])
-		}
-		if e.busy {
-			at = min(at, s.ready[i])
-		}
-	}
-	s.at = at
-}
-
-// asking returns the first cycle c in which a busy PE asks for a word and
-// how many do, and marks them in ask.
-func (s *memSched) asking() (c int64, n int) {
-	if len(s.ask) == 1 {
-		return s.asking64()
-	}
-	clear(s.ask)
-	c = math.MaxInt64
-	for _, i := range s.list {
-		r := s.ready[i]
-		if r < c {
-			c, n = r, 0
-			clear(s.ask)
-		}
-		if r == c {
-			n++
-			s.ask[i>>6] |= 1 << (i & 63)
-		}
-	}
-	return c, n
-}
-
-// asking64 is asking for at most 64 PEs, the mask in a register.
-func (s *memSched) asking64() (c int64, n int) {
-	c = math.MaxInt64
-	for _, i := range s.list {
-		c = min(c, s.ready[i])
-	}
-	var m uint64
-	for _, i := range s.list {
-		d := s.ready[i] ^ c
-		m |= (uint64(d|-d)>>63 ^ 1) << (i & 63) // without a branch, as in uncontended64
-	}
-	s.ask[0] = m
-	return c, bits.OnesCount64(m)
-}
-
-// pick returns the PEs that cycle c grants a word, in the order the
-// machine serves them, of the asking ones marked in ask: all of them, in
-// the order of their ids, when the bucket has a token for each, else the
-// first PerCycle in the rotation's order from PE c mod nP; the others ask
-// again in the next cycle.
-func (s *memSched) pick(c int64, asking int) []int32 {
-	g := s.grant[:0]
-	per := s.rate.PerCycle
-	if asking <= per {
-		for w, m := range s.ask {
-			for ; m != 0; m &= m - 1 {
-				g = append(g, int32(w<<6|bits.TrailingZeros64(m)))
-			}
-		}
-		s.grant = g
-		return g
-	}
-	first := int(c % int64(len(s.pes)))
-	w0, b0 := first>>6, uint(first&63)
-	nw := len(s.ask)
-	for k, w := 0, w0; k <= nw; k, w = k+1, w+1 {
-		if w == nw {
-			w = 0
-		}
-		m := s.ask[w]
-		switch k {
-		case 0:
-			m &= ^uint64(0) << b0 // from PE first on
-		case nw:
-			m &= 1<<b0 - 1 // the first word's PEs before first
-		}
-		for ; m != 0; m &= m - 1 {
-			i := int32(w<<6 | bits.TrailingZeros64(m))
-			if len(g) == per {
-				s.ready[i] = c + 1 // no token left in this cycle
-				continue
-			}
-			g = append(g, i)
-		}
-	}
-	s.grant = g
-	return g
 }
 
 // ahead resolves FPGA x's memory after the crossbar's step in cycle t
@@ -374,7 +281,7 @@ func (f *fastM) ahead(x *fxFPGA, s *memSched, t, w, next int64) int64 {
 		epw := int64(f.p.EdgesPerWord)
 		for _, i := range s.list {
 			if e := &s.pes[i]; e.marks > 0 {
-				nw = min(nw, s.ready[i]+(int64(e.n-e.lo)+epw-1)/epw-1)
+				nw = min(nw, e.ready+(int64(e.n-e.lo)+epw-1)/epw-1)
 			}
 		}
 	}
@@ -395,7 +302,7 @@ func (f *fastM) grantWord(x *fxFPGA, s *memSched, i int, c int64) {
 	e.lo = f.fm.word(q, c, e.edge, e.lo, e.n)
 	s.lastGrant = c
 	if e.lo < e.n {
-		s.ready[i] = max(c+1, q.wordPop[q.wordHead])
+		e.ready = max(c+1, q.wordPop[q.wordHead])
 		return
 	}
 	q.release = c
@@ -423,8 +330,8 @@ func (f *fastM) grantWord(x *fxFPGA, s *memSched, i int, c int64) {
 	e.pend, e.ph = e.pend[:0], 0
 	s.takeUntil(q, x.writes-1)
 	s.idle(i)
-	s.key[i] = q.key()
-	s.settledKey = max(s.settledKey, s.key[i])
+	e.key = q.key()
+	s.settledKey = max(s.settledKey, e.key)
 }
 
 // takeUntil records q's take of the writes after its last item up to
@@ -456,7 +363,7 @@ func (f *fastM) settle(x *fxFPGA, s *memSched, k int64) {
 		for _, i := range s.list {
 			if e := &s.pes[i]; e.q.lastIdx < k {
 				words := (int64(e.n-e.lo) + epw - 1) / epw
-				bound = max(bound, s.ready[i]+words-1)
+				bound = max(bound, e.ready+words-1)
 			}
 		}
 		if bound == math.MinInt64 {
