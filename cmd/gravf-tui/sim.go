@@ -72,7 +72,9 @@ flags and --set are those of "gravf-tui model".
 TEPS count messages per second (--teps gravf, as the paper does). --teps
 graph500 also counts the input edges of the traversed component per second,
 as Graph500 does: for a kernel with a root (bfs, sssp, ...) and no --param
-root, over 64 roots drawn as Graph500 draws them, reporting the harmonic mean.`,
+root, over 64 roots drawn as Graph500 draws them, reporting the harmonic mean.
+
+` + cacheHelp,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
 	}
