@@ -93,7 +93,7 @@ that every edit of the TUI's platform cell can be repeated here.
 			}
 			doc := modelDoc{ModelOutput: out, TEPSDefinition: teps.GraVF}
 			if def == teps.Graph500 {
-				if doc.Graph500, err = graph500Model(cmd.Context(), out, p.Platform, p.Kernel, p.Graph, p.Options.PE, p.Options.CPE, p.Config(), !noLatency, kf.params, tf); err != nil {
+				if doc.Graph500, err = graph500Model(cmd.Context(), out, p.Platform, p.Kernel, p.Graph, p.Options.PE, p.Options.CPE, p.Config(), !noLatency, kf.params, tf, cf.store()); err != nil {
 					return err
 				}
 			}

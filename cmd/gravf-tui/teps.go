@@ -8,6 +8,7 @@ import (
 
 	"github.com/gravf-tui/gravf-tui/explorer"
 	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/internal/diskcache"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
 	"github.com/gravf-tui/gravf-tui/sim"
@@ -143,9 +144,11 @@ func printGraph500(w io.Writer, g *Graph500) {
 // graph500Model counts the graph500 TEPS the model predicts at the design
 // it chose: per root, the input edges the reference run traverses over the
 // latency-aware predicted time (over messages / T_sys without a
-// prediction).
+// prediction). Each root's reference run and profile go through the
+// prediction's cache, store (nil: computed and not kept), as the model
+// command's own do.
 func graph500Model(ctx context.Context, out *explorer.ModelOutput, p *model.Platform, k *kernel.Kernel, g *graph.Graph, pe model.PEDesign, cpe float64,
-	cfg model.Config, latency bool, params []string, f tepsFlags) (*Graph500, error) {
+	cfg model.Config, latency bool, params []string, f tepsFlags, store *diskcache.Store) (*Graph500, error) {
 	ks, roots, how, err := rootRuns(k, g, params, f)
 	if err != nil {
 		return nil, err
@@ -163,7 +166,7 @@ func graph500Model(ctx context.Context, out *explorer.ModelOutput, p *model.Plat
 			r.Seconds = float64(ref.Messages) / out.TSys
 		}
 		if latency {
-			act, _, err := model.RecordActivity(ctx, kr, g, kernel.RunOptions{})
+			act, err := model.ReferenceActivity(ctx, kr, g, kernel.RunOptions{}, store)
 			if err != nil {
 				return nil, err
 			}
