@@ -48,11 +48,10 @@ func TestPEListsMatchTheGraph(t *testing.T) {
 func checkPEList(t *testing.T, g *graph.Graph, part *graph.Partition, pl *peLists, h Hazard, u uint32) {
 	t.Helper()
 	p := pl.rank[u]
-	arc := pl.arcsOn(p, 0)
+	list, arc := pl.listAt(p), uint32(0) // arc: in the vertex's list
 	for f := range part.FPGAs {
-		// An FPGA without runs has no arcs to start.
-		if h.Hold > 1 && len(pl.on(p, f)) > 0 && pl.arcsOn(p, f) != arc {
-			t.Fatalf("vertex %d, FPGA %d: arcs start at %d, want %d", u, f, pl.arcsOn(p, f), arc)
+		if pl.from(p, f) != arc {
+			t.Fatalf("vertex %d, FPGA %d: arcs start at %d, want %d", u, f, pl.from(p, f), arc)
 		}
 		for _, r := range pl.on(p, f) {
 			if int(r.pe)/part.PEs != f {
@@ -64,22 +63,22 @@ func checkPEList(t *testing.T, g *graph.Graph, part *graph.Partition, pl *peList
 					want = append(want, part.Local[v])
 				}
 			}
-			if int(r.n) != len(want) {
-				t.Fatalf("vertex %d, PE %d: run of %d edges, want %d", u, r.pe, r.n, len(want))
+			if n := r.end - arc; int(n) != len(want) {
+				t.Fatalf("vertex %d, PE %d: run of %d edges, want %d", u, r.pe, n, len(want))
 			}
 			for k, l := range want {
 				switch {
 				case pl.slot != nil:
-					if s := uint32(pl.slot[arc+uint32(k)]); s != l%uint32(h.slotsFor(len(part.Members[r.pe]))) {
+					if s := uint32(pl.slot[list+arc+uint32(k)]); s != l%uint32(h.slotsFor(len(part.Members[r.pe]))) {
 						t.Fatalf("vertex %d, PE %d, edge %d: slot %d for local index %d", u, r.pe, k, s, l)
 					}
 				case pl.loc != nil:
-					if pl.loc[arc+uint32(k)] != l {
-						t.Fatalf("vertex %d, PE %d, edge %d: local index %d, want %d", u, r.pe, k, pl.loc[arc+uint32(k)], l)
+					if pl.loc[list+arc+uint32(k)] != l {
+						t.Fatalf("vertex %d, PE %d, edge %d: local index %d, want %d", u, r.pe, k, pl.loc[list+arc+uint32(k)], l)
 					}
 				}
 			}
-			arc += r.n
+			arc = r.end
 		}
 	}
 	if total := countRuns(pl, p); total != g.OutDegree(u) {
@@ -87,11 +86,13 @@ func checkPEList(t *testing.T, g *graph.Graph, part *graph.Partition, pl *peList
 	}
 }
 
+// countRuns returns the edges of the runs of the vertex of rank p: where
+// its last one ends.
 func countRuns(pl *peLists, p uint32) int {
 	n := 0
 	for f := range pl.nF {
 		for _, r := range pl.on(p, f) {
-			n += int(r.n)
+			n = int(r.end)
 		}
 	}
 	return n

@@ -43,10 +43,10 @@ type lockstep struct {
 	want  [][]int32
 	segs  []segment
 	nexts []nextItem
-	// queued and ordered are readyOrder's scratch, kept from superstep to
-	// superstep (16 bytes per sender each).
-	queued, ordered []readyItem
-	start           []int
+	// ordered and start are readyOrder's scratch, kept from superstep to
+	// superstep (12 bytes per sender, 8 per cycle of an FPGA's sweeps).
+	ordered []readyItem
+	start   []int
 }
 
 // crossbar is one FPGA's crossbar.
@@ -172,10 +172,11 @@ func (lk *lockstep) run(senders []uint32) {
 	lk.route(items)
 	lk.schedule(items, func(f int, it readyItem, at int64) {
 		if it.barrier {
-			lk.move(f, at, nil, 0)
+			lk.move(f, at, nil, 0, 0)
 			return
 		}
-		lk.move(f, at, lk.lists.on(it.rank, f), lk.lists.arcsOn(it.rank, f))
+		pl := lk.lists
+		lk.move(f, at, pl.on(it.rank, f), pl.from(it.rank, f), pl.listAt(it.rank))
 	})
 	for f := range lk.lanes {
 		x := &lk.xb[f]
@@ -212,7 +213,6 @@ func (lk *lockstep) route(items []readyItem) {
 	for f := range lk.want {
 		lk.want[f] = lk.want[f][:0]
 	}
-	pe := w.part.PE
 	for i, it := range items {
 		if it.barrier {
 			for f := 0; f < w.nF; f++ {
@@ -221,7 +221,7 @@ func (lk *lockstep) route(items []readyItem) {
 			}
 			continue
 		}
-		home := int(pe[it.u]) / nP
+		home := int(it.pe) / nP
 		w.local[home]++
 		for f := range w.nF {
 			if len(lk.lists.on(it.rank, f)) == 0 && f != home && w.opt.Filter {
@@ -251,12 +251,7 @@ func (lk *lockstep) schedule(items []readyItem, move func(f int, it readyItem, a
 	w := lk.w
 	nF, nP := w.nF, w.part.PEs
 	lat := int64(w.opt.LinkLatency)
-	homeOf := func(it readyItem) int {
-		if it.barrier {
-			return int(it.u) / nP
-		}
-		return int(w.part.PE[it.u]) / nP
-	}
+	homeOf := func(it readyItem) int { return int(it.pe) / nP }
 	// segs[f*nF+h]: the items of home h in want[f] (want[f] is in the
 	// order of items: by home FPGA, then by cycle).
 	if cap(lk.segs) < nF*nF {
@@ -375,9 +370,10 @@ type nextItem struct {
 }
 
 // move moves one item, ready at cycle ready, through FPGA f's crossbar
-// into every local PE; runs are the item's lists on the FPGA's PEs, their
-// arcs from arc on in the lists' loc or slot.
-func (lk *lockstep) move(f int, ready int64, runs []peRun, arc uint32) {
+// into every local PE; runs are the item's lists on the FPGA's PEs, from
+// arc from on in the item's list, which starts at list in the lists' loc
+// or slot.
+func (lk *lockstep) move(f int, ready int64, runs []peRun, from, list uint32) {
 	x := &lk.xb[f]
 	lanes := lk.lanes[f]
 	slot := x.items % InFIFODepth
@@ -390,13 +386,14 @@ func (lk *lockstep) move(f int, ready int64, runs []peRun, arc uint32) {
 		ln := &lanes[int(r.pe)-base]
 		switch {
 		case pl.loc != nil:
-			ln.loc = pl.loc[arc : arc+r.n]
+			ln.loc = pl.loc[list+from : list+r.end]
 		case pl.slot != nil:
-			ln.slot = pl.slot[arc : arc+r.n]
+			ln.slot = pl.slot[list+from : list+r.end]
 		}
-		arc += r.n
+		n := int(r.end - from)
+		from = r.end
 		s := max(t+1, j+ln.lag)
-		lk.take(ln, s, int(r.n))
+		lk.take(ln, s, n)
 		ln.last, ln.item = s, x.items
 		ln.lag = max(s-j, ln.free-j-1)
 		x.behind = max(x.behind, ln.lag)
@@ -521,70 +518,80 @@ func (lk *lockstep) walk(ln *lane, first int64, lo, hi int) {
 }
 
 // readyItem is an update (or a PE's barrier marker) and the cycle of the
-// apply sweep that queues it.
+// apply sweep that queues it: 12 bytes, as every profiling core keeps one
+// per sender of the densest superstep.
 type readyItem struct {
-	u       uint32 // the sender, or the PE of a barrier marker
 	rank    uint32 // the sender's place in the lists (peLists.rank)
 	at      int32
+	pe      uint16 // the sender's PE, or the PE of a barrier marker
 	barrier bool
 }
 
 // readyOrder returns the superstep's updates and barrier markers in the
 // order the apply sweeps queue them: every PE sweeps its vertices in
 // local order, one per cycle, and queues its barrier marker after the
-// last; items of the same cycle go in PE order.
+// last; items of the same cycle go in PE order. That is FPGA by FPGA, by
+// cycle, then by PE, a key no two items share.
 func (lk *lockstep) readyOrder(senders []uint32) []readyItem {
 	w := lk.w
-	pe, local := w.part.PE, w.part.Local
-	// By PE (senders come in ascending id order, which is local order
-	// within a PE), each PE's barrier marker after its senders...
-	byPE := make([]int, w.nPE+1)
-	for _, u := range senders {
-		byPE[int(pe[u])+1]++
-	}
-	for q := 0; q < w.nPE; q++ {
-		byPE[q+1] += byPE[q] + 1
-	}
-	first := grow(&lk.queued, len(senders)+w.nPE)
-	fill := slices.Clone(byPE[:w.nPE])
-	for _, u := range senders {
-		q := pe[u]
-		first[fill[q]] = readyItem{u: u, rank: w.lists.rank[u], at: int32(local[u])}
-		fill[q]++
-	}
+	pe, local, rank := w.part.PE, w.part.Local, w.lists.rank
+	nP := w.part.PEs
 	maxAt := 0
-	for q, m := range w.part.Members {
-		first[fill[q]] = readyItem{u: uint32(q), at: int32(len(m)), barrier: true}
+	for _, m := range w.part.Members {
 		maxAt = max(maxAt, len(m))
 	}
-	// ...then stably by the cycle of the sweep, FPGA by FPGA: a counting
-	// sort when the superstep is dense, a sort when it is sparse.
-	nP := w.part.PEs
 	span := maxAt + 1
-	key := func(it readyItem) int {
-		q := it.u
-		if !it.barrier {
-			q = uint32(pe[it.u])
+	key := func(q uint16, at int32) int { return int(q)/nP*span + int(at) }
+	inOrder := func(a, b readyItem) int {
+		if d := key(a.pe, a.at) - key(b.pe, b.at); d != 0 {
+			return d
 		}
-		return int(q)/nP*span + int(it.at)
+		return int(a.pe) - int(b.pe)
 	}
-	if n := len(first); n*bits.Len(uint(n)) < w.nF*span {
-		slices.SortStableFunc(first, func(a, b readyItem) int { return key(a) - key(b) })
-		return first
+	out := grow(&lk.ordered, len(senders)+w.nPE)
+	if n := len(out); n*bits.Len(uint(n)) < w.nF*span {
+		// A sparse superstep: a sort.
+		for i, u := range senders {
+			out[i] = readyItem{rank: rank[u], at: int32(local[u]), pe: pe[u]}
+		}
+		for q, m := range w.part.Members {
+			out[len(senders)+q] = readyItem{pe: uint16(q), at: int32(len(m)), barrier: true}
+		}
+		slices.SortFunc(out, inOrder)
+		return out
 	}
+	// A dense one: a counting sort by FPGA and cycle straight from the
+	// senders (no copy of the items in between), then the items of each
+	// FPGA's cycle, at most one per PE and in id order so far, into PE
+	// order by insertion (in an array sorted by FPGA and cycle, an item of
+	// the same cycle and a lower PE than the one before it is of the same
+	// FPGA).
 	start := grow(&lk.start, w.nF*span+1)
 	clear(start)
-	for _, it := range first {
-		start[key(it)+1]++
+	for _, u := range senders {
+		start[key(pe[u], int32(local[u]))+1]++
+	}
+	for q, m := range w.part.Members {
+		start[key(uint16(q), int32(len(m)))+1]++
 	}
 	for i := 1; i < len(start); i++ {
 		start[i] += start[i-1]
 	}
-	out := grow(&lk.ordered, len(first))
-	for _, it := range first {
-		k := key(it)
+	place := func(it readyItem) {
+		k := key(it.pe, it.at)
 		out[start[k]] = it
 		start[k]++
+	}
+	for _, u := range senders {
+		place(readyItem{rank: rank[u], at: int32(local[u]), pe: pe[u]})
+	}
+	for q, m := range w.part.Members {
+		place(readyItem{pe: uint16(q), at: int32(len(m)), barrier: true})
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].at == out[j-1].at && out[j].pe < out[j-1].pe; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
 	}
 	return out
 }

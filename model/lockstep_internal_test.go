@@ -1,0 +1,74 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/gravf-tui/gravf-tui/graph"
+)
+
+// TestReadyOrderIsTheSweepOrder checks the items of dense and sparse
+// supersteps against the apply sweeps walked cycle by cycle: FPGA by
+// FPGA, every cycle of its sweeps, its PEs in order, each queueing the
+// update of its vertex of that cycle when it sends, or its barrier marker
+// in the cycle after its last vertex.
+func TestReadyOrderIsTheSweepOrder(t *testing.T) {
+	for _, tc := range []struct {
+		spec   string
+		nF, nP int
+		every  int // senders: every every-th vertex
+	}{
+		{"rmat:scale=12,ef=8,seed=1", 2, 3, 1},
+		{"rmat:scale=12,ef=8,seed=1", 2, 3, 3},
+		{"rmat:scale=12,ef=8,seed=1", 4, 9, 1},
+		{"rmat:scale=12,ef=8,seed=1", 4, 9, 997},
+		{"uniform:v=5000,d=4,seed=2", 3, 4, 2},
+		{"grid:rows=5,cols=7", 4, 9, 1},
+	} {
+		t.Run(fmt.Sprintf("%s/%dx%d/every%d", tc.spec, tc.nF, tc.nP, tc.every), func(t *testing.T) {
+			g, err := graph.Load(tc.spec, graph.ReadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			part, err := graph.NewPartition(context.Background(), g, graph.PartitionOptions{FPGAs: tc.nF, PEs: tc.nP})
+			if err != nil {
+				t.Fatal(err)
+			}
+			lists := newPELists(g, part, Hazard{Hold: 1})
+			w := newProfiler(g, part, ProfileOptions{Arch: GraVFM}, lists)
+			var senders []uint32
+			sends := make([]bool, g.NumVertices())
+			for u := 0; u < g.NumVertices(); u += tc.every {
+				senders, sends[u] = append(senders, uint32(u)), true
+			}
+			var want []readyItem
+			for f := range tc.nF {
+				pes := part.Members[f*tc.nP : (f+1)*tc.nP]
+				most := 0
+				for _, m := range pes {
+					most = max(most, len(m))
+				}
+				for at := 0; at <= most; at++ {
+					for l, m := range pes {
+						q := uint16(f*tc.nP + l)
+						switch {
+						case at < len(m) && sends[m[at]]:
+							want = append(want, readyItem{rank: lists.rank[m[at]], at: int32(at), pe: q})
+						case at == len(m):
+							want = append(want, readyItem{at: int32(at), pe: q, barrier: true})
+						}
+					}
+				}
+			}
+			if got := w.lk.readyOrder(senders); !slices.Equal(got, want) {
+				i := 0
+				for i < min(len(got), len(want)) && got[i] == want[i] {
+					i++
+				}
+				t.Fatalf("%d items, want %d; first difference at %d", len(got), len(want), i)
+			}
+		})
+	}
+}
