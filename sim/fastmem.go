@@ -22,8 +22,12 @@ import (
 // only once its list's last word is granted. unknown counts, for each of
 // the last InFIFODepth writes, the PEs whose take is still unresolved
 // (takeRing holds the latest of the others'). The PEs that are not busy
-// take later writes in closed form (fastPE.takeAt), and settledKey is the
-// largest of their keys.
+// take later writes in closed form (fastPE.takeAt), and settledKey is at
+// least the largest of their keys. It may also hold the key a PE had when
+// it went busy: a PE's key never decreases, so that key bounds from below
+// the cycle the PE takes any later write, which taken adds to the ring
+// before the crossbar reads it (settle), and leaving it in changes no
+// take; so a list's start costs no search for the largest key left.
 //
 // What may be resolved is bounded by what the crossbar may still write: an
 // item written in cycle a is taken from a+1 on and its first word asked for
@@ -149,7 +153,6 @@ func (f *fastM) writeOffchip(x *fxFPGA, s *memSched, it fxItem, t int64) {
 		s.rekey()
 	} else {
 		lo, hi := f.ed.span(it.v, x.id)
-		began := false
 		for i := lo; i < hi; i++ {
 			pe, start, end := f.ed.run(i)
 			e := &s.pes[pe-base]
@@ -158,13 +161,9 @@ func (f *fastM) writeOffchip(x *fxFPGA, s *memSched, it fxItem, t int64) {
 				continue
 			}
 			q := e.q
-			began = began || e.key >= s.settledKey // it may hold the largest key
 			tq := q.takeAt(t, m)
 			q.lastT, q.lastIdx = tq, m
 			s.begin(pe-base, tq, start, int(end-start))
-		}
-		if began {
-			s.rekey()
 		}
 	}
 	x.takeRing[slot] = take
