@@ -15,6 +15,7 @@ import (
 
 	"github.com/gravf-tui/gravf-tui/design"
 	"github.com/gravf-tui/gravf-tui/gen"
+	"github.com/gravf-tui/gravf-tui/internal/diskcache"
 	"github.com/gravf-tui/gravf-tui/model"
 )
 
@@ -288,6 +289,9 @@ type Job struct {
 	// first failure to write one there.
 	keep    string
 	keepErr error
+	// disk is the persistent cache of the prediction's reference run and
+	// profiles (nil: off).
+	disk *diskcache.Store
 }
 
 type step struct {
@@ -307,7 +311,7 @@ func (nb *Notebook) Plan(i int) (*Job, error) {
 	if i < 0 || i >= len(nb.Cells) {
 		return nil, fmt.Errorf("no cell %d", i+1)
 	}
-	j := &Job{Cell: i, cache: nb.cache, file: nb.Path, dir: nb.Dir()}
+	j := &Job{Cell: i, cache: nb.cache, file: nb.Path, dir: nb.Dir(), disk: nb.diskCache()}
 	if nb.keep {
 		j.keep = nb.ResultsDir()
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/gravf-tui/gravf-tui/boards"
 	"github.com/gravf-tui/gravf-tui/design"
 	"github.com/gravf-tui/gravf-tui/graph"
-	"github.com/gravf-tui/gravf-tui/internal/diskcache"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
 )
@@ -413,7 +412,7 @@ func (e *evaluator) activity(d *point) (*model.Activity, error) {
 		return model.ReferenceActivity(e.ctx, d.Kernel, d.Graph, kernel.RunOptions{Progress: func(s kernel.Superstep) {
 			msgs += s.Messages
 			e.progress(Progress{Text: fmt.Sprintf("reference run (for the prediction): superstep %d done, %s messages", s.Index, groupDigits(msgs))})
-		}}, diskcache.Open())
+		}}, e.job.disk)
 	})
 }
 

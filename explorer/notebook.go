@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gravf-tui/gravf-tui/internal/diskcache"
 	"github.com/gravf-tui/gravf-tui/internal/outfile"
 	"github.com/gravf-tui/gravf-tui/internal/tomldoc"
 )
@@ -44,6 +45,9 @@ type Notebook struct {
 	// restored holds when the results RestoreResults read were kept.
 	keep     bool
 	restored map[string]time.Time
+	// noDiskCache keeps the prediction's reference run and profiles out
+	// of the persistent cache (WithoutDiskCache).
+	noDiskCache bool
 }
 
 // Cell is one cell of a notebook.
@@ -94,6 +98,21 @@ func (e *ParseError) Error() string {
 // New returns an empty notebook with a title.
 func New(title string) *Notebook {
 	return &Notebook{Title: title, cache: newCache()}
+}
+
+// WithoutDiskCache makes the notebook compute the prediction's reference
+// run and profiles instead of reading and storing them in the persistent
+// cache (internal/diskcache), as the --no-cache of the commands that run
+// notebooks asks. The in-memory results of earlier evaluations are kept.
+func (nb *Notebook) WithoutDiskCache() { nb.noDiskCache = true }
+
+// diskCache is the persistent cache the notebook's jobs read and fill:
+// nil when it is off (WithoutDiskCache, or GRAVF_CACHE=off).
+func (nb *Notebook) diskCache() *diskcache.Store {
+	if nb.noDiskCache {
+		return nil
+	}
+	return diskcache.Open()
 }
 
 // Load reads a notebook file.

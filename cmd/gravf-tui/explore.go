@@ -17,6 +17,7 @@ func newExploreCmd() *cobra.Command {
 	var kf kernelFlags
 	var gf graphFlags
 	var partf partitionFlags
+	var cf cacheFlags
 	var grid, cost, shard string
 	detail := sim.Fast
 	var simulate, asJSON bool
@@ -41,7 +42,9 @@ optimiser choose per point. The design flags and --set are those of
 merge" joins the --json outputs of all shards into the unsharded result. Ready
 runners for Slurm job arrays and Kubernetes Indexed Jobs are in deploy/.
 
-Interrupting a --sim sweep prints what was finished (complete: false).`,
+Interrupting a --sim sweep prints what was finished (complete: false).
+
+` + cacheHelp,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o, err := pf.options()
@@ -64,6 +67,9 @@ Interrupting a --sim sweep prints what was finished (complete: false).`,
 				return usagef("--sweep is required (for example --sweep fpgas=1..8,pes=1..16)")
 			}
 			nb := explorer.New("explore")
+			if cf.off {
+				nb.WithoutDiskCache()
+			}
 			platform, kcell, dcell, pcell := explorer.Platform(o), explorer.Kernel(k), explorer.Dataset(d), explorer.Partition(part)
 			cells := []explorer.Input{&platform, &kcell, &dcell, &pcell,
 				&explorer.Sweep{Grid: grid, Simulate: simulate, Detail: detail, Cost: cost, Workers: workers, Shard: shard},
@@ -98,6 +104,7 @@ Interrupting a --sim sweep prints what was finished (complete: false).`,
 		},
 	}
 	pf.register(cmd.Flags())
+	cf.register(cmd.Flags())
 	kf.register(cmd.Flags())
 	gf.register(cmd)
 	partf.register(cmd.Flags())

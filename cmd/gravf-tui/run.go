@@ -19,6 +19,7 @@ import (
 func newRunCmd() *cobra.Command {
 	var asJSON, allowOutside bool
 	var outDir string
+	var cf cacheFlags
 	cmd := &cobra.Command{
 		Use:   "run NOTEBOOK [--json] [--out-dir DIR] [--allow-outside]",
 		Short: "Evaluate every cell of a notebook headless",
@@ -39,12 +40,17 @@ the cell.
 A notebook whose cells would replace files outside its folder (a simulate
 cell's trace, or an export cell with force = true, at an absolute path, a
 path with "..", or through a link that leads out) is refused before anything
-runs, unless --allow-outside.`,
+runs, unless --allow-outside.
+
+` + cacheHelp,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			nb, sample, err := loadNotebook(args[0])
 			if err != nil {
 				return err
+			}
+			if cf.off {
+				nb.WithoutDiskCache()
 			}
 			outputsDone, err := placeOutputs(cmd, nb, sample, outDir)
 			if err != nil {
@@ -80,6 +86,7 @@ runs, unless --allow-outside.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON document: the title and every cell with its kind, inputs and output")
+	cf.register(cmd.Flags())
 	cmd.Flags().BoolVar(&allowOutside, "allow-outside", false, "let cells replace files outside the notebook's folder (traces, exports with force = true)")
 	cmd.Flags().StringVar(&outDir, "out-dir", "", "folder for a built-in sample's outputs (default: one named after the sample)")
 	return cmd
