@@ -46,9 +46,11 @@ type ActiveStep struct {
 	Messages int64 `json:"messages"`
 }
 
-// NewActivity returns an empty activity ready to record.
+// NewActivity returns an empty activity ready to record (its index of
+// sets is built by the first Record, so that a decoded activity needs
+// none until it records).
 func NewActivity() *Activity {
-	return &Activity{seed: maphash.MakeSeed(), index: map[uint64][]int{}}
+	return &Activity{seed: maphash.MakeSeed()}
 }
 
 // Record adds superstep s with its senders (ascending, as

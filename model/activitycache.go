@@ -146,6 +146,5 @@ func decodeActivity(data []byte, g *graph.Graph) (*Activity, error) {
 	if err := d.end(); err != nil {
 		return nil, err
 	}
-	a.index = nil // built when a step is recorded (intern)
 	return a, nil
 }
