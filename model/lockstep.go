@@ -34,10 +34,10 @@ type lockstep struct {
 	lanes [][]lane // per FPGA, per local PE
 	// lists are the partition's lists split by PE.
 	lists *peLists
-	// step is the current superstep's number, which marks the exact
-	// detector's entries valid (lane.hzStep), so that no superstep has to
-	// clear them.
-	step uint32
+	// base is the current superstep's cycle 0 in the hazard detectors'
+	// entries, past every entry an earlier superstep left (so that no
+	// superstep has to clear them, nor check that an entry is its own).
+	base int64
 	// want[f] lists the items FPGA f's crossbar moves; heads is scratch
 	// space for its segments by home FPGA.
 	want  [][]int32
@@ -94,12 +94,10 @@ type lane struct {
 	msgSlots int
 	stall    int64 // cycles gather waited on hazards
 	// The hazard detector: the first cycle at which a message for each
-	// local vertex may issue (exact: hz, valid where hzStep is the
-	// superstep's number; aliased: slots, indexed by the local index's
-	// low bits).
-	hz     []int64
-	hzStep []uint32
-	slots  []int64
+	// local vertex (the exact detector) or for each slot (the aliased
+	// one: the local index's low bits) may issue, counted from the
+	// lockstep's base.
+	det    []int64
 	words  int64
 	popped []int64 // off-chip: pop cycles of the last InFlight words
 	pop    int     // the slot of popped the next word uses (words mod InFlight)
@@ -116,10 +114,9 @@ func newLockstep(w *profiler) *lockstep {
 			switch h := w.opt.Hazard; {
 			case h.Hold <= 1:
 			case h.Slots > 0:
-				ls[l].slots = make([]int64, h.slotsFor(len(w.part.Members[q])))
+				ls[l].det = make([]int64, h.slotsFor(len(w.part.Members[q])))
 			default:
-				ls[l].hz = make([]int64, len(w.part.Members[q]))
-				ls[l].hzStep = make([]uint32, len(w.part.Members[q]))
+				ls[l].det = make([]int64, len(w.part.Members[q]))
 			}
 			if w.opt.Mem == OffChip {
 				ls[l].popped = make([]int64, w.opt.InFlight)
@@ -135,7 +132,16 @@ const never = -1 << 60
 
 func (lk *lockstep) reset() {
 	w := lk.w
-	lk.step++
+	// Every entry the last superstep left is at most its base plus its
+	// last issue and the hold; the entries are compared with issue cycles
+	// (at least 0) from the new base.
+	base := lk.base
+	for f := range lk.lanes {
+		for l := range lk.lanes[f] {
+			base = max(base, lk.base+lk.lanes[f][l].tg+int64(w.opt.Hazard.Hold)+1)
+		}
+	}
+	lk.base = base
 	for f := range lk.xb {
 		x := &lk.xb[f]
 		x.now, x.items, x.behind = -1, 0, never
@@ -148,8 +154,8 @@ func (lk *lockstep) reset() {
 			ln.gather = int64(len(w.part.Members[ln.pe]) + 1)
 			ln.msgs, ln.stall, ln.words, ln.pop = 0, 0, 0, 0
 			ln.msgSlots = min(MsgFIFODepth+w.opt.ScatterLatency, msgRing)
-			for i := range ln.slots {
-				ln.slots[i] = never
+			for i := range ln.issued {
+				ln.issued[i] = never
 			}
 			for i := range ln.popped {
 				ln.popped[i] = never
@@ -450,33 +456,65 @@ func (lk *lockstep) take(ln *lane, s int64, at uint32, n int) {
 }
 
 // walk reads the n edges of the lane's list (from at on in the lists'
-// loc or slot) one per cycle into the
-// message FIFO, and gathers them. With edges in BRAM (perWord = n) the
-// first is read in cycle first at the earliest; off chip the list is
-// read word by word, perWord edges each, as the request stage issues
-// them from cycle first on (request), and walk returns the cycle of the
-// last request. The words, the edges and the lane's state stay in
-// locals for the whole list: a list is a few edges on most PEs, and
-// handing each word to a walker of its own cost as much as the edges.
+// loc or slot) one per cycle into the message FIFO, and gathers them.
+// With edges in BRAM (perWord = n) the first is read in cycle first at
+// the earliest; off chip the list is read word by word, perWord edges
+// each, as the request stage issues them from cycle first on (request),
+// and walk returns the cycle of the last request.
 func (lk *lockstep) walk(ln *lane, first int64, at uint32, n, perWord int) int64 {
-	w := lk.w
-	offChip := w.opt.Mem == OffChip
-	hazards := w.opt.Hazard.Hold > 1
-	hold := int64(w.opt.Hazard.Hold)
-	lat := int64(w.opt.ScatterLatency)
-	memLat := int64(w.opt.MemLatency)
-	// The lane's state in locals, which the stores into the detector
-	// cannot alias.
-	tw, tg, msgs, slots, gather, stall := ln.walkEnd, ln.tg, ln.msgs, ln.msgSlots, ln.gather, ln.stall
-	hz, hzStep, det, step := ln.hz, ln.hzStep, ln.slots, lk.step
-	var loc []uint32
-	var slot []uint8
 	switch pl := lk.lists; {
 	case pl.loc != nil:
-		loc = pl.loc[at : int(at)+n]
+		return walkHeld(lk, ln, first, pl.loc[at:int(at)+n], perWord)
 	case pl.slot != nil:
-		slot = pl.slot[at : int(at)+n]
+		return walkHeld(lk, ln, first, pl.slot[at:int(at)+n], perWord)
 	}
+	return lk.walkFree(ln, first, n, perWord)
+}
+
+// walkHeld is walk with the hazard detector, whose entry for each edge
+// is keys' (the destinations' local indices or slots). The words, the
+// edges and the lane's state stay in locals for the whole list: a list
+// is a few edges on most PEs, and handing each word to a walker of its
+// own cost as much as the edges. The message FIFO's ring starts the
+// superstep at never, so that the walker's wait for the message slots
+// before it needs no test of whether there was one.
+func walkHeld[K uint8 | uint32](lk *lockstep, ln *lane, first int64, keys []K, perWord int) int64 {
+	opt := &lk.w.opt
+	hold, lat := int64(opt.Hazard.Hold), int64(opt.ScatterLatency)
+	offChip, memLat := opt.Mem == OffChip, int64(opt.MemLatency)
+	tw, tg, msgs, slots, gather, stall := ln.walkEnd, ln.tg, ln.msgs, ln.msgSlots, ln.gather, ln.stall
+	det, base := ln.det, lk.base
+	issued := &ln.issued
+	r := first
+	for lo := 0; lo < len(keys); lo += perWord {
+		start := first
+		if offChip {
+			r, start = ln.request(r, tw, memLat)
+		}
+		tw = start - 1
+		for _, k := range keys[lo:min(lo+perWord, len(keys))] {
+			tw = max(tw+1, issued[(msgs-slots)&(msgRing-1)])
+			tg = max(tw+lat, tg+1, gather)
+			h := &det[k]
+			wait := max(*h-base-tg, 0)
+			stall += wait
+			tg += wait
+			*h = base + tg + hold
+			issued[msgs&(msgRing-1)] = tg
+			msgs++
+		}
+	}
+	ln.tg, ln.msgs, ln.stall, ln.walkEnd = tg, msgs, stall, tw
+	return r
+}
+
+// walkFree is walk without a hazard detector, where the edges flow one
+// per cycle as soon as gather keeps up.
+func (lk *lockstep) walkFree(ln *lane, first int64, n, perWord int) int64 {
+	opt := &lk.w.opt
+	lat := int64(opt.ScatterLatency)
+	offChip, memLat := opt.Mem == OffChip, int64(opt.MemLatency)
+	tw, tg, msgs, slots, gather := ln.walkEnd, ln.tg, ln.msgs, ln.msgSlots, ln.gather
 	issued := &ln.issued
 	r := first
 	for lo := 0; lo < n; lo += perWord {
@@ -485,7 +523,7 @@ func (lk *lockstep) walk(ln *lane, first int64, at uint32, n, perWord int) int64
 		if offChip {
 			r, start = ln.request(r, tw, memLat)
 		}
-		if !hazards && tg <= start && tg+1 <= start+lat && gather <= start+lat && lat <= int64(slots) {
+		if tg <= start && tg+1 <= start+lat && gather <= start+lat && lat <= int64(slots) {
 			// Gather is idle when the first edge arrives and every message
 			// before it has left the FIFO: the edges flow one per cycle,
 			// gathered lat cycles after they are read (a word of an
@@ -496,34 +534,14 @@ func (lk *lockstep) walk(ln *lane, first int64, at uint32, n, perWord int) int64
 		tw = start - 1
 		flowing := 0 // messages in a row that gather took as they arrived
 		for j := lo; j < hi; j++ {
-			tw++
-			if msgs >= slots {
-				tw = max(tw, issued[(msgs-slots)&(msgRing-1)])
-			}
+			tw = max(tw+1, issued[(msgs-slots)&(msgRing-1)])
 			tg = max(tw+lat, tg+1, gather)
-			if hazards {
-				var h *int64
-				if hz != nil {
-					v := loc[j]
-					h = &hz[v]
-					if hzStep[v] != step {
-						hzStep[v], *h = step, never
-					}
-				} else {
-					h = &det[slot[j]]
-				}
-				if *h > tg {
-					stall += *h - tg
-					tg = *h
-				}
-				*h = tg + hold
-			}
 			issued[msgs&(msgRing-1)] = tg
 			msgs++
 			if flowing++; tg != tw+lat {
 				flowing = 0
 			}
-			if !hazards && flowing > w.opt.ScatterLatency && j+1 < hi {
+			if flowing > opt.ScatterLatency && j+1 < hi {
 				// Gather has kept up for longer than the scatter kernel's
 				// depth: neither it nor the message FIFO can hold the walker
 				// again, and the rest of the word flows one edge per cycle.
@@ -532,7 +550,7 @@ func (lk *lockstep) walk(ln *lane, first int64, at uint32, n, perWord int) int64
 			}
 		}
 	}
-	ln.tg, ln.msgs, ln.stall, ln.walkEnd = tg, msgs, stall, tw
+	ln.tg, ln.msgs, ln.walkEnd = tg, msgs, tw
 	return r
 }
 
