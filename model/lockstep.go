@@ -85,8 +85,10 @@ type lane struct {
 	// last edge.
 	walkEnd int64
 	// Gather starts after the PE's own sweep (gather); issued holds the
-	// issue cycles of the last msgSlots messages, so the walker may add a
-	// message only when the one msgSlots before it has left the FIFO.
+	// issue cycles of the last msgSlots messages (with a hazard detector
+	// counted from the lockstep's base, see walkHeld), so the walker may
+	// add a message only when the one msgSlots before it has left the
+	// FIFO.
 	gather   int64
 	tg       int64
 	issued   [msgRing]int64
@@ -475,36 +477,40 @@ func (lk *lockstep) walk(ln *lane, first int64, at uint32, n, perWord int) int64
 // is keys' (the destinations' local indices or slots). The words, the
 // edges and the lane's state stay in locals for the whole list: a list
 // is a few edges on most PEs, and handing each word to a walker of its
-// own cost as much as the edges. The message FIFO's ring starts the
-// superstep at never, so that the walker's wait for the message slots
-// before it needs no test of whether there was one.
+// own cost as much as the edges. So that the loop over the edges holds
+// no more than the registers do, its cycles count from the lockstep's
+// base, as the detector's entries and the message FIFO's ring do (which
+// starts the superstep at never: the walker's wait for the message
+// slots before it needs no test of whether there was one), and gather's
+// start is in the last issue (a lane's first message issues at it).
 func walkHeld[K uint8 | uint32](lk *lockstep, ln *lane, first int64, keys []K, perWord int) int64 {
 	opt := &lk.w.opt
 	hold, lat := int64(opt.Hazard.Hold), int64(opt.ScatterLatency)
 	offChip, memLat := opt.Mem == OffChip, int64(opt.MemLatency)
-	tw, tg, msgs, slots, gather, stall := ln.walkEnd, ln.tg, ln.msgs, ln.msgSlots, ln.gather, ln.stall
-	det, base := ln.det, lk.base
+	base := lk.base
+	tw, tg, msgs, slots, stall := ln.walkEnd+base, max(ln.tg, ln.gather-1)+base, ln.msgs, ln.msgSlots, ln.stall
+	det := ln.det
 	issued := &ln.issued
 	r := first
 	for lo := 0; lo < len(keys); lo += perWord {
 		start := first
 		if offChip {
-			r, start = ln.request(r, tw, memLat)
+			r, start = ln.request(r, tw-base, memLat)
 		}
-		tw = start - 1
+		tw = start + base - 1
 		for _, k := range keys[lo:min(lo+perWord, len(keys))] {
 			tw = max(tw+1, issued[(msgs-slots)&(msgRing-1)])
-			tg = max(tw+lat, tg+1, gather)
+			tg = max(tw+lat, tg+1)
 			h := &det[k]
-			wait := max(*h-base-tg, 0)
+			wait := max(*h-tg, 0)
 			stall += wait
 			tg += wait
-			*h = base + tg + hold
+			*h = tg + hold
 			issued[msgs&(msgRing-1)] = tg
 			msgs++
 		}
 	}
-	ln.tg, ln.msgs, ln.stall, ln.walkEnd = tg, msgs, stall, tw
+	ln.tg, ln.msgs, ln.stall, ln.walkEnd = tg-base, msgs, stall, tw-base
 	return r
 }
 
