@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math/bits"
 	"runtime"
 	"slices"
 	"sync"
@@ -163,14 +164,14 @@ func destinations(part *graph.Partition, h Hazard) destTable {
 	return t
 }
 
-// gatherDest sets s.dest to the destinations of the arcs into nbrs and
-// counts them per PE. The reads of the table come first, in a loop of
-// their own: they miss the cache on large graphs, and with no branch
-// between them (the count's first hit of a PE is one the predictor
-// misses) the core keeps more of them in flight: on rmat:scale=20 at
-// 4 x 9 the lists take about half the CPU time they took (1.0 to 1.2 s
-// per profile against 1.6 to 2.3 s, at load 10), on scale 18 a fifth
-// less (BenchmarkPELists).
+// gatherDest sets s.dest to the destinations of the arcs into nbrs,
+// counts them per PE and marks the PEs seen (see hits). The reads of the
+// table come first, in a loop of their own: they miss the cache on large
+// graphs, and with no branch between them the core keeps more of them in
+// flight: on rmat:scale=20 at 4 x 9 the lists take about half the CPU
+// time they took (1.0 to 1.2 s per profile against 1.6 to 2.3 s, at load
+// 10), on scale 18 a fifth less (BenchmarkPELists). The count has no
+// branch either: a PE's first arc was one the predictor missed.
 func gatherDest[T uint16 | uint64](s *listSplitter, nbrs []uint32, dest []T, shift uint) {
 	ds := grow(&s.dest, len(nbrs))
 	for i, v := range nbrs {
@@ -178,24 +179,48 @@ func gatherDest[T uint16 | uint64](s *listSplitter, nbrs []uint32, dest []T, shi
 	}
 	for _, d := range ds {
 		q := uint16(d >> shift)
-		if s.cnt[q] == 0 {
-			s.hit = append(s.hit, q)
-		}
 		s.cnt[q]++
+		s.seen[q>>6] |= 1 << (q & 63)
+		s.seenWords[q>>12] |= 1 << (q >> 6 & 63)
 	}
+}
+
+// hits returns the PEs gatherDest marked, in ascending order, and clears
+// the marks: a set of bits, a word of them per 64 PEs and a bit per word
+// above them, read in order, where a list of the PEs seen had to be
+// sorted.
+func (s *listSplitter) hits() []uint16 {
+	hit := s.hit[:0]
+	for i, above := range s.seenWords {
+		for ; above != 0; above &= above - 1 {
+			wi := i*64 + bits.TrailingZeros64(above)
+			for word := s.seen[wi]; word != 0; word &= word - 1 {
+				hit = append(hit, uint16(wi*64+bits.TrailingZeros64(word)))
+			}
+			s.seen[wi] = 0
+		}
+		s.seenWords[i] = 0
+	}
+	s.hit = hit
+	return hit
 }
 
 // listSplitter is one worker's scratch space.
 type listSplitter struct {
 	cnt   []uint32 // per PE: the current vertex's edges there
 	start []uint32
-	hit   []uint16
-	dest  []uint64 // the current vertex's arcs' destinations
-	runs  []peRun  // the current chunk's runs
+	// seen holds a bit per PE that the current vertex's arcs reach,
+	// seenWords one per word of seen that has one.
+	seen, seenWords []uint64
+	hit             []uint16
+	dest            []uint64 // the current vertex's arcs' destinations
+	runs            []peRun  // the current chunk's runs
 }
 
 func newListSplitter(nPE int) *listSplitter {
-	return &listSplitter{cnt: make([]uint32, nPE), start: make([]uint32, nPE)}
+	words := (nPE + 63) / 64
+	return &listSplitter{cnt: make([]uint32, nPE), start: make([]uint32, nPE),
+		seen: make([]uint64, words), seenWords: make([]uint64, (words+63)/64)}
 }
 
 // split returns the runs of the vertices of ranks lo on (us), chunk c,
@@ -206,19 +231,17 @@ func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists,
 	runs := s.runs[:0]
 	for i, u := range us {
 		p := lo + i
-		s.hit = s.hit[:0]
 		if dest.narrow != nil {
 			gatherDest(s, g.Neighbors(u), dest.narrow, dest.shift)
 		} else {
 			gatherDest(s, g.Neighbors(u), dest.wide, dest.shift)
 		}
-		sortPEs(s.hit)
 		var off, end uint32
 		if pl.aoff != nil {
 			off = pl.aoff[p]
 		}
 		f := 0
-		for _, q := range s.hit {
+		for _, q := range s.hits() {
 			for ; f <= int(q)/nP; f++ {
 				pl.bound[p*nF+f+c] = uint32(len(runs))
 			}
@@ -251,19 +274,6 @@ func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists,
 	// at its size.
 	s.runs = runs
 	return slices.Clone(runs)
-}
-
-// sortPEs sorts a list of PEs: by insertion when short, as most are.
-func sortPEs(x []uint16) {
-	if len(x) > 32 {
-		slices.Sort(x)
-		return
-	}
-	for i := 1; i < len(x); i++ {
-		for j := i; j > 0 && x[j] < x[j-1]; j-- {
-			x[j], x[j-1] = x[j-1], x[j]
-		}
-	}
 }
 
 // on returns the runs, on FPGA f's PEs, of the vertex of rank p.

@@ -25,6 +25,10 @@ func TestPEListsMatchTheGraph(t *testing.T) {
 		{"rmat:scale=15,ef=8,seed=2", 3, 5, Hazard{Hold: 4}},
 		{"rmat:scale=15,ef=8,seed=3", 2, 4, Hazard{Hold: 1}},
 		{"grid:rows=5,cols=7", 4, 9, Hazard{Hold: 2, Slots: HazardSlots}},
+		// More PEs than one word of the splitter's marks holds, and more
+		// than one word of the words' marks.
+		{"rmat:scale=14,ef=8,seed=4", 3, 50, Hazard{Hold: 4}},
+		{"uniform:v=20000,d=40,seed=5", 2, 2100, Hazard{Hold: 2, Slots: HazardSlots}},
 	} {
 		t.Run(fmt.Sprintf("%s/%dx%d/%+v", tc.spec, tc.nF, tc.nP, tc.h), func(t *testing.T) {
 			g, err := graph.Load(tc.spec, graph.ReadOptions{})
@@ -44,7 +48,8 @@ func TestPEListsMatchTheGraph(t *testing.T) {
 }
 
 // checkPEList compares vertex u's runs on every FPGA with its neighbours
-// grouped by PE, in ascending PE order and, within a PE, adjacency order.
+// grouped by PE, in ascending PE order and, within a PE, adjacency order;
+// no run is empty.
 func checkPEList(t *testing.T, g *graph.Graph, part *graph.Partition, pl *peLists, h Hazard, u uint32) {
 	t.Helper()
 	p := pl.rank[u]
@@ -62,6 +67,9 @@ func checkPEList(t *testing.T, g *graph.Graph, part *graph.Partition, pl *peList
 				if part.PE[v] == r.pe {
 					want = append(want, part.Local[v])
 				}
+			}
+			if len(want) == 0 {
+				t.Fatalf("vertex %d: an empty run on PE %d", u, r.pe)
 			}
 			if n := r.end - arc; int(n) != len(want) {
 				t.Fatalf("vertex %d, PE %d: run of %d edges, want %d", u, r.pe, n, len(want))

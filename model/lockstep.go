@@ -34,10 +34,10 @@ type lockstep struct {
 	lanes [][]lane // per FPGA, per local PE
 	// lists are the partition's lists split by PE.
 	lists *peLists
-	// step is the current superstep's number, which marks the exact
-	// detector's entries valid (lane.hzStep), so that no superstep has to
-	// clear them.
-	step uint32
+	// base is the current superstep's cycle 0 in the hazard detectors'
+	// entries, past every entry an earlier superstep left (so that no
+	// superstep has to clear them, nor check that an entry is its own).
+	base int64
 	// want[f] lists the items FPGA f's crossbar moves; heads is scratch
 	// space for its segments by home FPGA.
 	want  [][]int32
@@ -85,8 +85,10 @@ type lane struct {
 	// last edge.
 	walkEnd int64
 	// Gather starts after the PE's own sweep (gather); issued holds the
-	// issue cycles of the last msgSlots messages, so the walker may add a
-	// message only when the one msgSlots before it has left the FIFO.
+	// issue cycles of the last msgSlots messages (with a hazard detector
+	// counted from the lockstep's base, see walkHeld), so the walker may
+	// add a message only when the one msgSlots before it has left the
+	// FIFO.
 	gather   int64
 	tg       int64
 	issued   [msgRing]int64
@@ -94,20 +96,13 @@ type lane struct {
 	msgSlots int
 	stall    int64 // cycles gather waited on hazards
 	// The hazard detector: the first cycle at which a message for each
-	// local vertex may issue (exact: hz, valid where hzStep is the
-	// superstep's number; aliased: slots, indexed by the local index's
-	// low bits).
-	hz     []int64
-	hzStep []uint32
-	slots  []int64
+	// local vertex (the exact detector) or for each slot (the aliased
+	// one: the local index's low bits) may issue, counted from the
+	// lockstep's base.
+	det    []int64
 	words  int64
 	popped []int64 // off-chip: pop cycles of the last InFlight words
 	pop    int     // the slot of popped the next word uses (words mod InFlight)
-	// loc or slot is the list the lane walks, when the detector needs
-	// its destinations (the exact detector their local indices, the
-	// aliased one their slots).
-	loc  []uint32
-	slot []uint8
 }
 
 func newLockstep(w *profiler) *lockstep {
@@ -121,10 +116,9 @@ func newLockstep(w *profiler) *lockstep {
 			switch h := w.opt.Hazard; {
 			case h.Hold <= 1:
 			case h.Slots > 0:
-				ls[l].slots = make([]int64, h.slotsFor(len(w.part.Members[q])))
+				ls[l].det = make([]int64, h.slotsFor(len(w.part.Members[q])))
 			default:
-				ls[l].hz = make([]int64, len(w.part.Members[q]))
-				ls[l].hzStep = make([]uint32, len(w.part.Members[q]))
+				ls[l].det = make([]int64, len(w.part.Members[q]))
 			}
 			if w.opt.Mem == OffChip {
 				ls[l].popped = make([]int64, w.opt.InFlight)
@@ -140,7 +134,16 @@ const never = -1 << 60
 
 func (lk *lockstep) reset() {
 	w := lk.w
-	lk.step++
+	// Every entry the last superstep left is at most its base plus its
+	// last issue and the hold; the entries are compared with issue cycles
+	// (at least 0) from the new base.
+	base := lk.base
+	for f := range lk.lanes {
+		for l := range lk.lanes[f] {
+			base = max(base, lk.base+lk.lanes[f][l].tg+int64(w.opt.Hazard.Hold)+1)
+		}
+	}
+	lk.base = base
 	for f := range lk.xb {
 		x := &lk.xb[f]
 		x.now, x.items, x.behind = -1, 0, never
@@ -153,8 +156,8 @@ func (lk *lockstep) reset() {
 			ln.gather = int64(len(w.part.Members[ln.pe]) + 1)
 			ln.msgs, ln.stall, ln.words, ln.pop = 0, 0, 0, 0
 			ln.msgSlots = min(MsgFIFODepth+w.opt.ScatterLatency, msgRing)
-			for i := range ln.slots {
-				ln.slots[i] = never
+			for i := range ln.issued {
+				ln.issued[i] = never
 			}
 			for i := range ln.popped {
 				ln.popped[i] = never
@@ -279,66 +282,61 @@ func (lk *lockstep) schedule(items []readyItem, move func(f int, it readyItem, a
 			i = j
 		}
 	}
-	// next returns FPGA f's next item's segment and the cycle it is there
-	// (nil: none known yet).
-	next := func(f int) (*segment, int64) {
+	// next returns FPGA f's next item's segment (its index in segs, -1:
+	// none known yet) and the cycle it is there.
+	next := func(f int) (int, int64) {
 		now := lk.xb[f].now + 1
 		own := &segs[f*nF+f]
 		ownAt := int64(math.MaxInt64)
 		if own.pos < own.end {
 			ownAt = int64(items[lk.want[f][own.pos]].at)
 		}
-		var remote *segment
+		remote := -1
 		remoteAt := int64(math.MaxInt64)
 		for h := 0; h < nF; h++ {
 			if sg := &segs[f*nF+h]; h != f && sg.pos < sg.fwd {
 				if at := sg.arr[sg.pos-sg.start]; at < remoteAt {
-					remote, remoteAt = sg, at
+					remote, remoteAt = f*nF+h, at
 				}
 			}
 		}
 		switch {
-		case remote != nil && remoteAt <= now:
+		case remote >= 0 && remoteAt <= now:
 			return remote, remoteAt
 		case own.pos < own.end && (ownAt < remoteAt || ownAt <= now):
-			return own, ownAt
-		case remote != nil:
+			return f*nF + f, ownAt
+		case remote >= 0:
 			return remote, remoteAt
 		}
-		return nil, 0
+		return -1, 0
 	}
 	// Every FPGA's next item, kept until its crossbar moves or an item is
 	// sent to it.
-	if cap(lk.nexts) < nF {
-		lk.nexts = make([]nextItem, nF)
-	}
-	nexts := lk.nexts[:nF]
+	nexts := grow(&lk.nexts, nF)
 	for f := range nexts {
 		nexts[f].stale = true
 	}
-	for {
-		best, bestAt := -1, int64(math.MaxInt64)
-		for f := range nexts {
-			nx := &nexts[f]
-			if nx.stale {
-				nx.seg, nx.at = next(f)
-				nx.stale = false
-			}
-			if nx.seg != nil && max(nx.at, lk.xb[f].now+1) < bestAt {
-				best, bestAt = f, max(nx.at, lk.xb[f].now+1)
-			}
-		}
-		if best < 0 {
-			return
-		}
-		f := best
+	// moveAt returns the cycle of FPGA f's next move (math.MaxInt64: none
+	// known).
+	moveAt := func(f int) int64 {
 		nx := &nexts[f]
-		bestSeg := nx.seg
-		idx := lk.want[f][bestSeg.pos]
-		bestSeg.pos++
+		if nx.stale {
+			nx.seg, nx.at = next(f)
+			nx.stale = false
+		}
+		if nx.seg < 0 {
+			return math.MaxInt64
+		}
+		return max(nx.at, lk.xb[f].now+1)
+	}
+	step := func(f int) {
+		nx := &nexts[f]
+		sg := &segs[nx.seg]
+		idx := lk.want[f][sg.pos]
+		sg.pos++
 		nx.stale = true
 		move(f, items[idx], nx.at)
-		if bestSeg == &segs[f*nF+f] {
+		if nx.seg == f*nF+f {
 			// Forward it to the FPGAs that need it.
 			t := lk.xb[f].now + lat
 			for g := 0; g < nF; g++ {
@@ -347,6 +345,36 @@ func (lk *lockstep) schedule(items []readyItem, move func(f int, it readyItem, a
 					sg.fwd++
 					nexts[g].stale = true
 				}
+			}
+		}
+	}
+	for {
+		first, horizon := -1, int64(math.MaxInt64)
+		for f := range nexts {
+			if at := moveAt(f); at < horizon {
+				first, horizon = f, at
+			}
+		}
+		if first < 0 {
+			return
+		}
+		if lat == 0 {
+			// Every move may change what another crossbar takes in the
+			// same cycle: one move at a time, the earliest, of the first
+			// FPGA among equals.
+			step(first)
+			continue
+		}
+		// No move from the earliest on reaches another FPGA before a link
+		// latency later: up to then every crossbar's choices are known,
+		// and each may move on its own. Its moves in that window arrive
+		// elsewhere after it, where they change no choice in the window
+		// (the earliest remote item there is still the earliest before
+		// the window's end).
+		horizon += lat
+		for f := range nexts {
+			for moveAt(f) < horizon {
+				step(f)
 			}
 		}
 	}
@@ -361,10 +389,10 @@ type segment struct {
 	arr                  []int64
 }
 
-// nextItem is an FPGA's next item as schedule found it: its segment (nil:
-// none known) and the cycle it is there, until stale.
+// nextItem is an FPGA's next item as schedule found it: its segment (its
+// index in segs, -1: none known) and the cycle it is there, until stale.
 type nextItem struct {
-	seg   *segment
+	seg   int
 	at    int64
 	stale bool
 }
@@ -381,19 +409,12 @@ func (lk *lockstep) move(f int, ready int64, runs []peRun, from, list uint32) {
 	t := max(x.now+1, ready, x.full[slot])
 	x.full[slot] = max(t+1, j+x.behind)
 	base := f * len(lanes)
-	pl := lk.lists
 	for _, r := range runs {
 		ln := &lanes[int(r.pe)-base]
-		switch {
-		case pl.loc != nil:
-			ln.loc = pl.loc[list+from : list+r.end]
-		case pl.slot != nil:
-			ln.slot = pl.slot[list+from : list+r.end]
-		}
 		n := int(r.end - from)
-		from = r.end
 		s := max(t+1, j+ln.lag)
-		lk.take(ln, s, n)
+		lk.take(ln, s, list+from, n)
+		from = r.end
 		ln.last, ln.item = s, x.items
 		ln.lag = max(s-j, ln.free-j-1)
 		x.behind = max(x.behind, ln.lag)
@@ -402,8 +423,10 @@ func (lk *lockstep) move(f int, ready int64, runs []peRun, from, list uint32) {
 	x.items++
 }
 
-// take hands lane ln the non-empty local list of n edges (ln.loc or
-// ln.slot when the hazard detector needs them) of an item it took at
+// take hands lane ln the non-empty local list of n edges (from at on in
+// the lists' loc or slot when the hazard detector needs them; not kept in
+// the lane, whose every store of a slice the collector's write barrier
+// would see) of an item it took at
 // cycle s (move: in the cycle after the item was written into its FIFO at
 // the earliest, after the previous one, and once its scatter unit is
 // free), as the scatter unit of the design does:
@@ -419,102 +442,139 @@ func (lk *lockstep) move(f int, ready int64, runs []peRun, from, list uint32) {
 //     to be unpacked, and takes the next item in the cycle of the last
 //     request; each word arrives after the memory latency and is
 //     unpacked in order, one edge per cycle.
-func (lk *lockstep) take(ln *lane, s int64, n int) {
+func (lk *lockstep) take(ln *lane, s int64, at uint32, n int) {
 	opt := &lk.w.opt
 	switch {
 	case opt.Mem == OffChip:
-		lk.request(ln, s, n)
+		ln.free = lk.walk(ln, s, at, n, opt.EdgesPerWord)
 	case opt.PE == PEPaper:
-		lk.walk(ln, s+1, 0, n)
+		lk.walk(ln, s+1, at, n, n)
 		ln.free = ln.walkEnd + 1
 	default:
 		first := max(s+1, ln.walkEnd+1)
 		ln.free = max(s+1, ln.walkEnd)
-		lk.walk(ln, first, 0, n)
+		lk.walk(ln, first, at, n, n)
 	}
 }
 
-// request issues the words of a list taken at cycle s and unpacks them.
-func (lk *lockstep) request(ln *lane, s int64, n int) {
+// walk reads the n edges of the lane's list (from at on in the lists'
+// loc or slot) one per cycle into the message FIFO, and gathers them.
+// With edges in BRAM (perWord = n) the first is read in cycle first at
+// the earliest; off chip the list is read word by word, perWord edges
+// each, as the request stage issues them from cycle first on (request),
+// and walk returns the cycle of the last request.
+func (lk *lockstep) walk(ln *lane, first int64, at uint32, n, perWord int) int64 {
+	switch pl := lk.lists; {
+	case pl.loc != nil:
+		return walkHeld(lk, ln, first, pl.loc[at:int(at)+n], perWord)
+	case pl.slot != nil:
+		return walkHeld(lk, ln, first, pl.slot[at:int(at)+n], perWord)
+	}
+	return lk.walkFree(ln, first, n, perWord)
+}
+
+// walkHeld is walk with the hazard detector, whose entry for each edge
+// is keys' (the destinations' local indices or slots). The words, the
+// edges and the lane's state stay in locals for the whole list: a list
+// is a few edges on most PEs, and handing each word to a walker of its
+// own cost as much as the edges. So that the loop over the edges holds
+// no more than the registers do, its cycles count from the lockstep's
+// base, as the detector's entries and the message FIFO's ring do (which
+// starts the superstep at never: the walker's wait for the message
+// slots before it needs no test of whether there was one), and gather's
+// start is in the last issue (a lane's first message issues at it).
+func walkHeld[K uint8 | uint32](lk *lockstep, ln *lane, first int64, keys []K, perWord int) int64 {
 	opt := &lk.w.opt
-	epw := opt.EdgesPerWord
-	r := s
-	lat := int64(opt.MemLatency)
-	for lo := 0; lo < n; lo += epw {
-		i := ln.pop
-		if ln.pop++; ln.pop == len(ln.popped) {
-			ln.pop = 0
+	hold, lat := int64(opt.Hazard.Hold), int64(opt.ScatterLatency)
+	offChip, memLat := opt.Mem == OffChip, int64(opt.MemLatency)
+	base := lk.base
+	tw, tg, msgs, slots, stall := ln.walkEnd+base, max(ln.tg, ln.gather-1)+base, ln.msgs, ln.msgSlots, ln.stall
+	det := ln.det
+	issued := &ln.issued
+	r := first
+	for lo := 0; lo < len(keys); lo += perWord {
+		start := first
+		if offChip {
+			r, start = ln.request(r, tw-base, memLat)
 		}
-		r = max(r+1, ln.popped[i])
-		pop := max(r+lat, ln.walkEnd+1)
-		ln.popped[i] = pop
-		lk.walk(ln, pop, lo, min(lo+epw, n))
-		ln.words++
+		tw = start + base - 1
+		for _, k := range keys[lo:min(lo+perWord, len(keys))] {
+			tw = max(tw+1, issued[(msgs-slots)&(msgRing-1)])
+			tg = max(tw+lat, tg+1)
+			h := &det[k]
+			wait := max(*h-tg, 0)
+			stall += wait
+			tg += wait
+			*h = tg + hold
+			issued[msgs&(msgRing-1)] = tg
+			msgs++
+		}
 	}
-	ln.free = r
+	ln.tg, ln.msgs, ln.stall, ln.walkEnd = tg-base, msgs, stall, tw-base
+	return r
 }
 
-// walk reads edges lo to hi of the lane's list one per cycle from cycle
-// first on into the message FIFO, and gathers them.
-func (lk *lockstep) walk(ln *lane, first int64, lo, hi int) {
-	w := lk.w
-	hazards := w.opt.Hazard.Hold > 1
-	hold := int64(w.opt.Hazard.Hold)
-	lat := int64(w.opt.ScatterLatency)
-	n := hi - lo
-	if !hazards && n > 0 && ln.tg <= first && ln.tg+1 <= first+lat && ln.gather <= first+lat && lat <= int64(ln.msgSlots) {
-		// Gather is idle when the first edge arrives and every message
-		// before it has left the FIFO: the edges flow one per cycle,
-		// gathered lat cycles after they are read (a word of an
-		// off-chip list, or a list after a pause).
-		ln.flow(first, n, lat)
-		return
-	}
-	// The lane's state in locals, which the stores into the detector
-	// cannot alias.
-	tw, tg, msgs, slots, gather, stall := first-1, ln.tg, ln.msgs, ln.msgSlots, ln.gather, ln.stall
-	hz, hzStep, det, step := ln.hz, ln.hzStep, ln.slots, lk.step
-	loc, slot := ln.loc, ln.slot
-	flow := 0 // messages in a row that gather took as they arrived
-	for j := lo; j < hi; j++ {
-		tw++
-		if msgs >= slots {
-			tw = max(tw, ln.issued[(msgs-slots)&(msgRing-1)])
+// walkFree is walk without a hazard detector, where the edges flow one
+// per cycle as soon as gather keeps up.
+func (lk *lockstep) walkFree(ln *lane, first int64, n, perWord int) int64 {
+	opt := &lk.w.opt
+	lat := int64(opt.ScatterLatency)
+	offChip, memLat := opt.Mem == OffChip, int64(opt.MemLatency)
+	tw, tg, msgs, slots, gather := ln.walkEnd, ln.tg, ln.msgs, ln.msgSlots, ln.gather
+	issued := &ln.issued
+	r := first
+	for lo := 0; lo < n; lo += perWord {
+		hi := min(lo+perWord, n)
+		start := first
+		if offChip {
+			r, start = ln.request(r, tw, memLat)
 		}
-		tg = max(tw+lat, tg+1, gather)
-		if hazards {
-			var h *int64
-			if hz != nil {
-				v := loc[j]
-				h = &hz[v]
-				if hzStep[v] != step {
-					hzStep[v], *h = step, never
-				}
-			} else {
-				h = &det[slot[j]]
+		if tg <= start && tg+1 <= start+lat && gather <= start+lat && lat <= int64(slots) {
+			// Gather is idle when the first edge arrives and every message
+			// before it has left the FIFO: the edges flow one per cycle,
+			// gathered lat cycles after they are read (a word of an
+			// off-chip list, or a list after a pause).
+			tw, tg, msgs = flow(issued, msgs, start, hi-lo, lat)
+			continue
+		}
+		tw = start - 1
+		flowing := 0 // messages in a row that gather took as they arrived
+		for j := lo; j < hi; j++ {
+			tw = max(tw+1, issued[(msgs-slots)&(msgRing-1)])
+			tg = max(tw+lat, tg+1, gather)
+			issued[msgs&(msgRing-1)] = tg
+			msgs++
+			if flowing++; tg != tw+lat {
+				flowing = 0
 			}
-			if *h > tg {
-				stall += *h - tg
-				tg = *h
+			if flowing > opt.ScatterLatency && j+1 < hi {
+				// Gather has kept up for longer than the scatter kernel's
+				// depth: neither it nor the message FIFO can hold the walker
+				// again, and the rest of the word flows one edge per cycle.
+				tw, tg, msgs = flow(issued, msgs, tw+1, hi-j-1, lat)
+				break
 			}
-			*h = tg + hold
-		}
-		ln.issued[msgs&(msgRing-1)] = tg
-		msgs++
-		if flow++; tg != tw+lat {
-			flow = 0
-		}
-		if !hazards && flow > w.opt.ScatterLatency && j+1 < hi {
-			// Gather has kept up for longer than the scatter kernel's
-			// depth: neither it nor the message FIFO can hold the walker
-			// again, and the rest of the list flows one edge per cycle.
-			ln.tg, ln.msgs, ln.stall = tg, msgs, stall
-			ln.flow(tw+1, hi-j-1, lat)
-			return
 		}
 	}
-	ln.tg, ln.msgs, ln.stall = tg, msgs, stall
-	ln.walkEnd = tw
+	ln.tg, ln.msgs, ln.walkEnd = tg, msgs, tw
+	return r
+}
+
+// request issues the next word of an off-chip list, in the cycle after
+// the last request (last) at the earliest and once the word InFlight
+// before it has been unpacked, and returns the cycle of the request and
+// the cycle its first edge is unpacked: after the memory's latency, and
+// after the walker read the previous word's last edge (in walkEnd).
+func (ln *lane) request(last, walkEnd, memLat int64) (r, first int64) {
+	i := ln.pop
+	if ln.pop++; ln.pop == len(ln.popped) {
+		ln.pop = 0
+	}
+	r = max(last+1, ln.popped[i])
+	first = max(r+memLat, walkEnd+1)
+	ln.popped[i] = first
+	ln.words++
+	return r, first
 }
 
 // readyItem is an update (or a PE's barrier marker) and the cycle of the
@@ -607,13 +667,14 @@ func grow[T any](buf *[]T, n int) []T {
 }
 
 // flow reads n edges one per cycle from cycle first on, each gathered lat
-// cycles after it is read: the walk when neither gather nor the message
-// FIFO holds the walker.
-func (ln *lane) flow(first int64, n int, lat int64) {
+// cycles after it is read, into the message FIFO whose issue cycles are
+// issued and which has seen msgs messages: the walk when neither gather
+// nor the message FIFO holds the walker. It returns the cycles of the
+// last read and the last issue, and the messages then.
+func flow(issued *[msgRing]int64, msgs int, first int64, n int, lat int64) (walkEnd, tg int64, _ int) {
 	for k := max(0, n-msgRing); k < n; k++ {
-		ln.issued[(ln.msgs+k)&(msgRing-1)] = first + int64(k) + lat
+		issued[(msgs+k)&(msgRing-1)] = first + int64(k) + lat
 	}
-	ln.msgs += n
-	ln.walkEnd = first + int64(n-1)
-	ln.tg = ln.walkEnd + lat
+	walkEnd = first + int64(n-1)
+	return walkEnd, walkEnd + lat, msgs + n
 }

@@ -155,16 +155,23 @@ func interruptContext(stderr io.Writer) (context.Context, func()) {
 
 func newRoot() *cobra.Command {
 	root := &cobra.Command{
-		Use:   "gravf-tui",
+		Use:   "gravf-tui [notebook]",
 		Short: "Design explorer for multi-FPGA graph processing (GraVF-M)",
 		Long: `gravf-tui models, simulates and generates GraVF-M multi-FPGA graph processing
 systems: describe a vertex-centric kernel, pick a board and a graph, and see
-which limit binds, simulate the architecture, and export synthesizable RTL.`,
+which limit binds, simulate the architecture, and export synthesizable RTL.
+
+With no command it opens the terminal UI on the notebook file given (or a
+built-in default).
+
+` + cacheHelp,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.MaximumNArgs(1),
-		RunE:          func(c *cobra.Command, args []string) error { return runTUI(args) },
 	}
+	var cf cacheFlags
+	cf.register(root.Flags())
+	root.RunE = func(c *cobra.Command, args []string) error { return runTUI(args, cf) }
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(newKernelsCmd(), newRefCmd(), newGraphCmd(), newModelCmd(), newBoardsCmd(), newSimCmd(), newExportCmd(), newTraceCmd(), newRunCmd(), newExploreCmd(), newValidateCmd(), newBenchCmd())
 	registerCompletions(root)
