@@ -492,23 +492,25 @@ func walkHeld[K uint8 | uint32](lk *lockstep, ln *lane, first int64, keys []K, p
 	det := ln.det
 	issued := &ln.issued
 	r := first
-	for lo := 0; lo < len(keys); lo += perWord {
-		start := first
-		if offChip {
-			r, start = ln.request(r, tw-base, memLat)
+	word := 0 // where the next word starts
+	for j, k := range keys {
+		if j == word {
+			word += perWord
+			start := first
+			if offChip {
+				r, start = ln.request(r, tw-base, memLat)
+			}
+			tw = start + base - 1
 		}
-		tw = start + base - 1
-		for _, k := range keys[lo:min(lo+perWord, len(keys))] {
-			tw = max(tw+1, issued[(msgs-slots)&(msgRing-1)])
-			tg = max(tw+lat, tg+1)
-			h := &det[k]
-			wait := max(*h-tg, 0)
-			stall += wait
-			tg += wait
-			*h = tg + hold
-			issued[msgs&(msgRing-1)] = tg
-			msgs++
-		}
+		tw = max(tw+1, issued[(msgs-slots)&(msgRing-1)])
+		tg = max(tw+lat, tg+1)
+		h := &det[k]
+		wait := max(*h-tg, 0)
+		stall += wait
+		tg += wait
+		*h = tg + hold
+		issued[msgs&(msgRing-1)] = tg
+		msgs++
 	}
 	ln.tg, ln.msgs, ln.stall, ln.walkEnd = tg-base, msgs, stall, tw-base
 	return r
