@@ -58,10 +58,12 @@ type fastM struct {
 	now int64 // the first cycle some FPGA has still to handle (at a barrier)
 
 	// The parallel windows: their length (at most the link latency, the
-	// lookahead), how many cores step them, the FPGAs of the current one
-	// and the windows so far.
+	// lookahead), how many cores step them and the crew of the current
+	// advance (nil on one core), the FPGAs of the current one and the
+	// windows so far.
 	lookahead int64
 	workers   int
+	crew      *crew
 	active    []*fxFPGA
 	windows   int
 	checkedAt int64 // the cycle of the last look for cancellation

@@ -1,20 +1,16 @@
 package sim
 
-import (
-	"math"
-	"sync"
-	"sync/atomic"
-)
+import "math"
 
 // Fast detail of GraVF-M steps its FPGAs in parallel. The FPGAs meet only
 // through links, and an item serialised onto a link in cycle t arrives in
 // cycle t + LinkLatency, so the link latency is a lookahead: once every
 // FPGA has handled the cycles before T, each can handle the cycles before
 // T + LinkLatency on its own clock, as nothing sent in that window arrives
-// inside it. The FPGAs of a window are shared by the cores (a helper
-// goroutine takes them one by one with the caller), and they meet at its
-// end, where a barrier moves what each serialised onto the receivers'
-// wires.
+// inside it. The FPGAs of a window are shared by the cores (a crew of
+// helper goroutines that live for the whole advance claims them one by one
+// with the caller, fastcrew.go), and they meet at its end, where a barrier
+// moves what each serialised onto the receivers' wires.
 //
 // The one thing a sender reads of its receiver without latency is the
 // credit of the receive FIFO: whether the items sent minus those the
@@ -40,6 +36,13 @@ import (
 // queue, every local PE past the barrier), and windows in which every
 // FPGA sleeps are skipped.
 func (f *fastM) advance(final bool) error {
+	if f.workers > 1 {
+		f.crew = f.startCrew(f.workers - 1)
+		defer func() {
+			f.crew.stop()
+			f.crew = nil
+		}()
+	}
 	for {
 		t := int64(math.MaxInt64)
 		stopped := false
@@ -78,7 +81,7 @@ func (f *fastM) advance(final bool) error {
 }
 
 // runWindow steps every FPGA with cycles before w to handle through them,
-// on up to f.workers cores.
+// on up to f.workers cores (fastcrew.go).
 func (f *fastM) runWindow(w int64, final bool) {
 	act := f.active[:0]
 	for _, x := range f.fpgas {
@@ -87,24 +90,13 @@ func (f *fastM) runWindow(w int64, final bool) {
 		}
 	}
 	f.active = act
-	if len(act) < 2 || f.workers < 2 {
+	if len(act) < 2 || f.crew == nil {
 		for _, x := range act {
 			f.runFPGA(x, w, final)
 		}
 		return
 	}
-	var next atomic.Int32
-	work := func() {
-		for i := int(next.Add(1)) - 1; i < len(act); i = int(next.Add(1)) - 1 {
-			f.runFPGA(act[i], w, final)
-		}
-	}
-	var wg sync.WaitGroup
-	for range f.workers - 1 {
-		wg.Go(work)
-	}
-	work()
-	wg.Wait()
+	f.runCrew(act, w, final)
 }
 
 // runFPGA steps FPGA x through the cycles before w, with the rules of one

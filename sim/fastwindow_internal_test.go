@@ -3,7 +3,9 @@ package sim
 import (
 	"context"
 	"reflect"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/gravf-tui/gravf-tui/boards"
 	"github.com/gravf-tui/gravf-tui/model"
@@ -15,13 +17,14 @@ import (
 // same field by field: cycles, supersteps, every PE's breakdown, every
 // link's words. The last design's receive FIFOs fill (four FPGAs send to
 // a crossbar that takes one item per cycle), so senders pause on their
-// credit.
+// credit. Six cores on four FPGAs leave helpers with nothing to claim.
 func TestFastWindowsIdentical(t *testing.T) {
 	bd, err := boards.Get("ac510")
 	if err != nil {
 		t.Fatal(err)
 	}
 	pauses := 0
+	goroutines := runtime.NumGoroutine()
 	for _, tc := range []struct {
 		kernel, graph string
 		fpgas, pes    int
@@ -43,7 +46,7 @@ func TestFastWindowsIdentical(t *testing.T) {
 			for _, v := range []struct {
 				workers   int
 				lookahead int64
-			}{{1, 0}, {2, 0}, {4, 0}, {2, 1}, {3, 7}, {2, 61}} {
+			}{{1, 0}, {2, 0}, {4, 0}, {2, 1}, {3, 7}, {2, 61}, {6, 0}} {
 				f := newFastM(context.Background(), s, p)
 				f.workers = v.workers
 				if v.lookahead > 0 {
@@ -70,5 +73,37 @@ func TestFastWindowsIdentical(t *testing.T) {
 	}
 	if pauses == 0 {
 		t.Error("no sender paused on its credit: the designs do not test it")
+	}
+	// Every crew's helpers end with the advance that started them (they
+	// see its stop at once or when it wakes them).
+	for deadline := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > goroutines; {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines after the runs, %d before", runtime.NumGoroutine(), goroutines)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestWindowClaim claims a window's FPGAs from both ends, as the caller
+// and the helpers of a crew do, and requires each to be claimed once:
+// the caller's from the first, the helpers' from the last.
+func TestWindowClaim(t *testing.T) {
+	for _, tc := range []struct {
+		n     int
+		order []bool // true: a helper claims
+		want  []int
+	}{
+		{2, []bool{false, true, false}, []int{0, 1, -1}},
+		{4, []bool{false, true, false, true, true}, []int{0, 3, 1, 2, -1}},
+		{4, []bool{true, true, true, true, false}, []int{3, 2, 1, 0, -1}},
+		{64, []bool{false, true}, []int{0, 63}},
+	} {
+		wn := &window{}
+		wn.free.Store(^uint64(0) >> (64 - tc.n))
+		for i, last := range tc.order {
+			if got := wn.claim(last); got != tc.want[i] {
+				t.Errorf("%d FPGAs, claim %d (helper %v): %d, want %d", tc.n, i, last, got, tc.want[i])
+			}
+		}
 	}
 }
