@@ -446,7 +446,8 @@ func (lk *lockstep) take(ln *lane, s int64, at uint32, n int) {
 	opt := &lk.w.opt
 	switch {
 	case opt.Mem == OffChip:
-		ln.free = lk.walk(ln, s, at, n, opt.EdgesPerWord)
+		ln.free = s // the request stage's last request, as walk goes
+		lk.walk(ln, s, at, n, opt.EdgesPerWord)
 	case opt.PE == PEPaper:
 		lk.walk(ln, s+1, at, n, n)
 		ln.free = ln.walkEnd + 1
@@ -461,16 +462,16 @@ func (lk *lockstep) take(ln *lane, s int64, at uint32, n int) {
 // loc or slot) one per cycle into the message FIFO, and gathers them.
 // With edges in BRAM (perWord = n) the first is read in cycle first at
 // the earliest; off chip the list is read word by word, perWord edges
-// each, as the request stage issues them from cycle first on (request),
-// and walk returns the cycle of the last request.
-func (lk *lockstep) walk(ln *lane, first int64, at uint32, n, perWord int) int64 {
+// each, as the request stage issues them after ln.free (request).
+func (lk *lockstep) walk(ln *lane, first int64, at uint32, n, perWord int) {
 	switch pl := lk.lists; {
 	case pl.loc != nil:
-		return walkHeld(lk, ln, first, pl.loc[at:int(at)+n], perWord)
+		walkHeld(lk, ln, first, pl.loc[at:int(at)+n], perWord)
 	case pl.slot != nil:
-		return walkHeld(lk, ln, first, pl.slot[at:int(at)+n], perWord)
+		walkHeld(lk, ln, first, pl.slot[at:int(at)+n], perWord)
+	default:
+		lk.walkFree(ln, first, n, perWord)
 	}
-	return lk.walkFree(ln, first, n, perWord)
 }
 
 // walkHeld is walk with the hazard detector, whose entry for each edge
@@ -483,51 +484,48 @@ func (lk *lockstep) walk(ln *lane, first int64, at uint32, n, perWord int) int64
 // starts the superstep at never: the walker's wait for the message
 // slots before it needs no test of whether there was one), and gather's
 // start is in the last issue (a lane's first message issues at it).
-func walkHeld[K uint8 | uint32](lk *lockstep, ln *lane, first int64, keys []K, perWord int) int64 {
+func walkHeld[K uint8 | uint32](lk *lockstep, ln *lane, first int64, keys []K, perWord int) {
 	opt := &lk.w.opt
-	hold, lat := int64(opt.Hazard.Hold), int64(opt.ScatterLatency)
-	offChip, memLat := opt.Mem == OffChip, int64(opt.MemLatency)
+	hold, lat, memLat := int64(opt.Hazard.Hold), int64(opt.ScatterLatency), int64(opt.MemLatency)
 	base := lk.base
-	tw, tg, msgs, slots, stall := ln.walkEnd+base, max(ln.tg, ln.gather-1)+base, ln.msgs, ln.msgSlots, ln.stall
+	tw, tg, msgs, slots := first+base-1, max(ln.tg, ln.gather-1)+base, ln.msgs, ln.msgSlots
 	det := ln.det
 	issued := &ln.issued
-	r := first
-	for lo := 0; lo < len(keys); lo += perWord {
-		start := first
-		if offChip {
-			r, start = ln.request(r, tw-base, memLat)
-		}
-		tw = start + base - 1
-		for _, k := range keys[lo:min(lo+perWord, len(keys))] {
-			tw = max(tw+1, issued[(msgs-slots)&(msgRing-1)])
-			tg = max(tw+lat, tg+1)
-			h := &det[k]
-			wait := max(*h-tg, 0)
-			stall += wait
-			tg += wait
-			*h = tg + hold
-			issued[msgs&(msgRing-1)] = tg
-			msgs++
-		}
+	word := len(keys) // where the next off-chip word starts
+	if opt.Mem == OffChip {
+		tw, word = ln.walkEnd+base, 0
 	}
-	ln.tg, ln.msgs, ln.stall, ln.walkEnd = tg-base, msgs, stall, tw-base
-	return r
+	for j, k := range keys {
+		if j == word {
+			tw = ln.request(tw-base, memLat) + base - 1
+			word += perWord
+		}
+		tw = max(tw+1, issued[(msgs-slots)&(msgRing-1)])
+		tg = max(tw+lat, tg+1)
+		h := &det[k]
+		wait := max(*h-tg, 0)
+		ln.stall += wait
+		tg += wait
+		*h = tg + hold
+		issued[msgs&(msgRing-1)] = tg
+		msgs++
+	}
+	ln.tg, ln.msgs, ln.walkEnd = tg-base, msgs, tw-base
 }
 
 // walkFree is walk without a hazard detector, where the edges flow one
 // per cycle as soon as gather keeps up.
-func (lk *lockstep) walkFree(ln *lane, first int64, n, perWord int) int64 {
+func (lk *lockstep) walkFree(ln *lane, first int64, n, perWord int) {
 	opt := &lk.w.opt
 	lat := int64(opt.ScatterLatency)
 	offChip, memLat := opt.Mem == OffChip, int64(opt.MemLatency)
 	tw, tg, msgs, slots, gather := ln.walkEnd, ln.tg, ln.msgs, ln.msgSlots, ln.gather
 	issued := &ln.issued
-	r := first
 	for lo := 0; lo < n; lo += perWord {
 		hi := min(lo+perWord, n)
 		start := first
 		if offChip {
-			r, start = ln.request(r, tw, memLat)
+			start = ln.request(tw, memLat)
 		}
 		if tg <= start && tg+1 <= start+lat && gather <= start+lat && lat <= int64(slots) {
 			// Gather is idle when the first edge arrives and every message
@@ -557,24 +555,24 @@ func (lk *lockstep) walkFree(ln *lane, first int64, n, perWord int) int64 {
 		}
 	}
 	ln.tg, ln.msgs, ln.walkEnd = tg, msgs, tw
-	return r
 }
 
 // request issues the next word of an off-chip list, in the cycle after
-// the last request (last) at the earliest and once the word InFlight
-// before it has been unpacked, and returns the cycle of the request and
-// the cycle its first edge is unpacked: after the memory's latency, and
-// after the walker read the previous word's last edge (in walkEnd).
-func (ln *lane) request(last, walkEnd, memLat int64) (r, first int64) {
+// the last request (ln.free, where the request stage takes the next
+// item) at the earliest and once the word InFlight before it has been
+// unpacked, and returns the cycle its first edge is unpacked: after the
+// memory's latency, and after the walker read the previous word's last
+// edge (in walkEnd).
+func (ln *lane) request(walkEnd, memLat int64) (first int64) {
 	i := ln.pop
 	if ln.pop++; ln.pop == len(ln.popped) {
 		ln.pop = 0
 	}
-	r = max(last+1, ln.popped[i])
-	first = max(r+memLat, walkEnd+1)
+	ln.free = max(ln.free+1, ln.popped[i])
+	first = max(ln.free+memLat, walkEnd+1)
 	ln.popped[i] = first
 	ln.words++
-	return r, first
+	return first
 }
 
 // readyItem is an update (or a PE's barrier marker) and the cycle of the
