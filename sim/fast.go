@@ -64,6 +64,7 @@ type fastM struct {
 	lookahead int64
 	workers   int
 	crew      *crew
+	pace      pace
 	active    []*fxFPGA
 	windows   int
 	checkedAt int64 // the cycle of the last look for cancellation

@@ -63,7 +63,8 @@ func BenchmarkFastTiming(b *testing.B) {
 // on its own: the reference engine with the senders recorded (what
 // sim.Run runs beside the timing), the setup (newFastM: fast detail's
 // index of the edges and the machine) and the timing fed the recorded
-// senders (setup included, as in a run). WCC, BFS from the vertex of most
+// senders (setup included, as in a run), with the parallel windows'
+// figures. WCC, BFS from the vertex of most
 // neighbours and PR on rmat:scale=16,ef=16 at 4 x 9 AC-510 PEs, edges
 // off-chip: the design of BenchmarkFastAgainstCycle. GRAVF_BENCH_GRAPH
 // overrides the graph.
@@ -124,9 +125,19 @@ func BenchmarkFastParts(b *testing.B) {
 			}
 		})
 		b.Run(name+"/timing", func(b *testing.B) {
+			var f *fastM
 			for b.Loop() {
-				replay(b, s, p, rounds)
+				f = replay(b, s, p, rounds)
 			}
+			// The parallel windows: how many, how often a sender paused on
+			// its credit, and the share the caller stepped alone (pace).
+			pauses := 0
+			for _, x := range f.fpgas {
+				pauses += x.pauses
+			}
+			b.ReportMetric(float64(f.windows), "windows")
+			b.ReportMetric(float64(pauses)/float64(f.windows), "pauses/window")
+			b.ReportMetric(float64(f.pace.rested)/float64(f.windows), "alone/window")
 		})
 	}
 }

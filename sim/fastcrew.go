@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math/bits"
+	"runtime"
 	"sync/atomic"
 	"time"
 )
@@ -39,13 +40,14 @@ type helper struct {
 // stepped yet; the helper that steps the last tells the caller on done.
 // A crew ends on a window with stop set.
 type window struct {
-	w     int64
-	final bool
-	act   []*fxFPGA
-	free  atomic.Uint64
-	left  atomic.Int32
-	done  chan struct{}
-	stop  bool
+	w      int64
+	final  bool
+	act    []*fxFPGA
+	free   atomic.Uint64
+	left   atomic.Int32
+	done   chan struct{}
+	parked atomic.Bool // the caller waits on done
+	stop   bool
 }
 
 // How long a helper spins for the next window and the caller for the
@@ -112,6 +114,9 @@ func (f *fastM) help(c *crew, h *helper) {
 			f.runFPGA(wn.act[k], wn.w, wn.final)
 			if wn.left.Add(-1) == 0 {
 				wn.done <- struct{}{}
+				if wn.parked.Load() {
+					runtime.Gosched() // the caller runs next on this core, not when another wakes
+				}
 			}
 		}
 	}
@@ -125,13 +130,67 @@ func (f *fastM) runCrew(act []*fxFPGA, w int64, final bool) {
 	wn.free.Store(^uint64(0) >> (64 - len(act)))
 	wn.left.Store(int32(len(act)))
 	f.crew.publish(wn)
+	mine := 0
 	for k := wn.claim(false); k >= 0; k = wn.claim(false) {
 		f.runFPGA(act[k], w, final)
 		wn.left.Add(-1)
+		mine++
 	}
 	if wn.left.Load() > 0 && !spin(callerSpin, func() bool { return wn.left.Load() == 0 }) {
+		wn.parked.Store(true)
 		<-wn.done
 	}
+	f.pace.count(len(act), len(act)-mine, f.workers)
+}
+
+// pace keeps the helpers of fast detail's crews from costing more than
+// they bring. On a machine whose other cores are busy a helper's thread
+// runs in slices between other processes': it comes late to most
+// windows, spins for windows it misses, and the caller waits for the
+// FPGAs it holds, so two cores ran a third slower than one (PR, one core
+// taken by another process). Over each round of paceRound windows it
+// counts the FPGAs the helpers stepped; after a round in which they
+// stepped fewer than two thirds of their share, the caller steps the next
+// rest windows alone (the helpers park) and tries the crew again, the
+// rest doubling after each such round up to maxRest. rested counts the
+// windows stepped alone (BenchmarkFastParts reports it).
+type pace struct {
+	windows, fpgas, helped int
+	rest, backoff          int
+	rested                 int
+}
+
+const (
+	paceRound = 64
+	maxRest   = 4096
+)
+
+// resting reports whether the caller steps this window alone.
+func (p *pace) resting() bool {
+	if p.rest > 0 {
+		p.rest--
+		p.rested++
+		return true
+	}
+	return false
+}
+
+// count records a crew's window of n FPGAs, helped of them stepped by
+// the helpers of a crew of workers cores.
+func (p *pace) count(n, helped, workers int) {
+	p.windows++
+	p.fpgas += n
+	p.helped += helped
+	if p.windows < paceRound {
+		return
+	}
+	if 3*workers*p.helped < 2*(workers-1)*p.fpgas {
+		p.backoff = min(max(2*p.backoff, paceRound), maxRest)
+		p.rest = p.backoff
+	} else {
+		p.backoff = 0
+	}
+	p.windows, p.fpgas, p.helped = 0, 0, 0
 }
 
 // claim takes the first (or the last) FPGA of the window not claimed yet

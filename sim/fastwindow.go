@@ -90,7 +90,7 @@ func (f *fastM) runWindow(w int64, final bool) {
 		}
 	}
 	f.active = act
-	if len(act) < 2 || f.crew == nil {
+	if len(act) < 2 || f.crew == nil || f.pace.resting() {
 		for _, x := range act {
 			f.runFPGA(x, w, final)
 		}

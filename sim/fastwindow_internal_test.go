@@ -17,7 +17,8 @@ import (
 // same field by field: cycles, supersteps, every PE's breakdown, every
 // link's words. The last design's receive FIFOs fill (four FPGAs send to
 // a crossbar that takes one item per cycle), so senders pause on their
-// credit. Six cores on four FPGAs leave helpers with nothing to claim.
+// credit. Six cores on four FPGAs leave helpers with nothing to claim;
+// the crews that start resting (pace) are called in mid-run.
 func TestFastWindowsIdentical(t *testing.T) {
 	bd, err := boards.Get("ac510")
 	if err != nil {
@@ -46,9 +47,11 @@ func TestFastWindowsIdentical(t *testing.T) {
 			for _, v := range []struct {
 				workers   int
 				lookahead int64
-			}{{1, 0}, {2, 0}, {4, 0}, {2, 1}, {3, 7}, {2, 61}, {6, 0}} {
+				alone     int // the first windows the caller steps alone
+			}{{1, 0, 0}, {2, 0, 0}, {4, 0, 0}, {2, 1, 0}, {3, 7, 0}, {2, 61, 0}, {6, 0, 0}, {2, 0, 50}, {3, 3, 300}} {
 				f := newFastM(context.Background(), s, p)
 				f.workers = v.workers
+				f.pace.rest = v.alone
 				if v.lookahead > 0 {
 					f.lookahead = min(f.lookahead, v.lookahead)
 				}
