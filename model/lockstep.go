@@ -358,10 +358,12 @@ func (lk *lockstep) schedule(items []readyItem, move func(f int, it readyItem, a
 		if first < 0 {
 			return
 		}
-		if lat == 0 {
+		if lat <= 0 {
 			// Every move may change what another crossbar takes in the
 			// same cycle: one move at a time, the earliest, of the first
-			// FPGA among equals.
+			// FPGA among equals (a negative latency, which no board has,
+			// is followed the same way rather than by a window that
+			// would end before it starts).
 			step(first)
 			continue
 		}

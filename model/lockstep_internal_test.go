@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/gravf-tui/gravf-tui/graph"
 )
@@ -70,6 +71,40 @@ func TestReadyOrderIsTheSweepOrder(t *testing.T) {
 				t.Fatalf("%d items, want %d; first difference at %d", len(got), len(want), i)
 			}
 		})
+	}
+}
+
+// TestLockstepEndsAtAnyLinkLatency follows a superstep on two FPGAs with
+// link latencies of 0 and below, where no window of the schedule reaches
+// past its earliest move: it must end (the recursion moves one item at a
+// time there) and deliver every item.
+func TestLockstepEndsAtAnyLinkLatency(t *testing.T) {
+	g, err := graph.Load("rmat:scale=10,ef=8,seed=1", graph.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, err := graph.NewPartition(context.Background(), g, graph.PartitionOptions{FPGAs: 2, PEs: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	senders := make([]uint32, g.NumVertices())
+	for v := range senders {
+		senders[v] = uint32(v)
+	}
+	for _, lat := range []int{0, -1, -40} {
+		opt := ProfileOptions{Arch: GraVFM, Mem: OffChip, PE: PEGenerated, Filter: true,
+			Hazard: Hazard{Hold: 2, Slots: HazardSlots}, EdgesPerWord: 4, InFlight: 8, MemLatency: 20, LinkLatency: lat}
+		w := newProfiler(g, part, opt, newPELists(g, part, opt.Hazard))
+		done := make(chan StepWork, 1)
+		go func() { done <- w.step(senders) }()
+		select {
+		case st := <-done:
+			if st.Messages != int64(g.NumArcs()) {
+				t.Errorf("link latency %d: %d messages, want the %d arcs", lat, st.Messages, g.NumArcs())
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("link latency %d: the superstep did not end", lat)
+		}
 	}
 }
 
