@@ -198,6 +198,25 @@ func (d *Design) MaskBits() int { return max(d.FPGAs-1, 1) }
 // fields, at least one bit (a Verilog bus cannot be empty).
 func (d *Design) PayloadBits() int { return max(d.Update.Width(), 1) }
 
+// HandWritten reports whether the export uses the kernel's own Verilog
+// (gather.v, apply.v and scatter.v beside its spec).
+func HandWritten(k *kernel.Kernel) bool { return len(k.Spec.Verilog) == 3 }
+
+// KernelLatencies returns the kernels' latencies the PE, the simulator and
+// the model share: the generated pipelines' depths from the spec, except
+// a hand-written gather whose spec declares its own (verilog.gather_latency).
+// The PE's paper detector holds a vertex until the gather writes it back,
+// so with a combinational hand-written gather it holds for one cycle,
+// not for the generated gather's two.
+func KernelLatencies(k *kernel.Kernel) Latencies {
+	c := k.Checked
+	l := Latencies{Gather: Latency(c.Gather), Apply: Latency(c.Apply), Scatter: Latency(c.Scatter)}
+	if g := k.Spec.VerilogGatherLatency; g != nil && HandWritten(k) {
+		l.Gather = *g
+	}
+	return l
+}
+
 // Derive computes the contract of a bound kernel on a board at a design
 // point.
 func Derive(b *boards.Board, k *kernel.Kernel, o Options) (*Design, error) {
@@ -219,8 +238,8 @@ func Derive(b *boards.Board, k *kernel.Kernel, o Options) (*Design, error) {
 		o.PE = PEGenerated
 	}
 	c := k.Checked
-	d := &Design{Options: o, Kernel: k.Spec.Name, ClockHz: f, VertexIDBits: c.VertexIDBits, HandWritten: len(k.Spec.Verilog) == 3,
-		Latency: Latencies{Gather: Latency(c.Gather), Apply: Latency(c.Apply), Scatter: Latency(c.Scatter)}}
+	d := &Design{Options: o, Kernel: k.Spec.Name, ClockHz: f, VertexIDBits: c.VertexIDBits, HandWritten: HandWritten(k),
+		Latency: KernelLatencies(k)}
 	d.Hazard = Hazard{Hold: d.Latency.Gather + 1}
 	if o.PE != PEPaper && !d.HandWritten {
 		d.Hazard = Hazard{Exact: true, Hold: max(d.Latency.Gather, 1)}

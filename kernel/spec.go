@@ -36,6 +36,15 @@ type Spec struct {
 	// Verilog holds hand-written kernel modules found beside the spec
 	// (gather.v, apply.v, scatter.v), by file name.
 	Verilog map[string]string
+	// VerilogGatherLatency, when [verilog] gather_latency sets it, is the
+	// hand-written gather.v's latency: the cycles from a message entering
+	// it to its write-back (0: combinational). The generated PE keeps the
+	// paper's hazard detector for hand-written kernels, which holds a
+	// vertex until its write-back, so the detector's hold, and with it the
+	// simulator's and the model's, follows this figure instead of the
+	// spec's own gather latency (arch.KernelLatencies).
+	VerilogGatherLatency *int
+	verilogAt            Pos // where the spec sets it
 	// PECost, when set, overrides the board's estimated cost of one PE for
 	// this kernel (a kernel with wide f32 pipelines costs more than WCC).
 	PECost *PECost
@@ -66,15 +75,21 @@ type rawSpec struct {
 		Message any   `toml:"message"`
 		Global  []any `toml:"global"`
 	} `toml:"layout"`
-	Params map[string]rawParam `toml:"params"`
-	PE     *PECost             `toml:"pe"`
-	Code   struct {
+	Params  map[string]rawParam `toml:"params"`
+	PE      *PECost             `toml:"pe"`
+	Verilog struct {
+		GatherLatency *int `toml:"gather_latency"`
+	} `toml:"verilog"`
+	Code struct {
 		Init    string `toml:"init"`
 		Gather  string `toml:"gather"`
 		Apply   string `toml:"apply"`
 		Scatter string `toml:"scatter"`
 	} `toml:"code"`
 }
+
+// MaxVerilogLatency bounds a hand-written kernel's declared latency.
+const MaxVerilogLatency = 64
 
 // LoadDir loads the kernel in folder dir of fsys: dir/kernel.toml and any
 // hand-written dir/{gather,apply,scatter}.v. Errors name the file, line and
@@ -105,6 +120,9 @@ func loadFile(fsys fs.FS, dir, name string) (*Spec, error) {
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return nil, err
 		}
+	}
+	if s.VerilogGatherLatency != nil && len(s.Verilog) != 3 {
+		return nil, ErrorList{errorAt(s.verilogAt, "verilog.gather_latency is set, but gather.v, apply.v and scatter.v are not all beside the spec")}
 	}
 	return s, nil
 }
@@ -205,6 +223,12 @@ func (sp *specParser) spec() *Spec {
 	s := &Spec{Name: raw.Name, Doc: strings.TrimSpace(raw.Doc), File: sp.file, PECost: raw.PE}
 	if c := s.PECost; c != nil && (c.LUT < 0 || c.FF < 0 || c.BRAM36 < 0 || c.DSP < 0 || c.LUT+c.FF == 0) {
 		sp.add(sp.at("pe"), "pe: costs must not be negative, and lut or ff must be set")
+	}
+	if l := raw.Verilog.GatherLatency; l != nil {
+		if *l < 0 || *l > MaxVerilogLatency {
+			sp.add(sp.at("verilog", "gather_latency"), "verilog.gather_latency = %d: the hand-written gather's latency must be 0 to %d cycles", *l, MaxVerilogLatency)
+		}
+		s.VerilogGatherLatency, s.verilogAt = l, sp.at("verilog", "gather_latency")
 	}
 	if s.Name == "" {
 		sp.add(Pos{File: sp.file, Line: 1, Col: 1}, "missing name = \"...\"")

@@ -3,6 +3,7 @@ package kernel
 import (
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 const wccSpec = `name = "wcc"
@@ -67,6 +68,8 @@ func TestParseErrors(t *testing.T) {
 		{"mixed types", func(s string) string {
 			return strings.Replace(s, "active       = 0", "active       = u1(state.label < 2.0)", 1)
 		}, "k.toml:18:31: mismatched types vid(u32) and f32 in '<'"},
+		{"hand-written latency", func(s string) string { return s + "[verilog]\ngather_latency = 65\n" },
+			"k.toml:21:18: verilog.gather_latency = 65: the hand-written gather's latency must be 0 to 64 cycles"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -197,5 +200,28 @@ func TestParamOverride(t *testing.T) {
 	}
 	if _, err := s.Bind(Env{Vertices: 2, Lookup: lookup}); err == nil || !strings.Contains(err.Error(), "vertex 0 is not in the graph") {
 		t.Errorf("default root 0 with labels 100, 200: got %v", err)
+	}
+}
+
+// TestVerilogGatherLatency: a spec declares its hand-written gather's
+// latency only beside the three hand-written modules, with the error at
+// the key's line otherwise.
+func TestVerilogGatherLatency(t *testing.T) {
+	spec := wccSpec + "[verilog]\ngather_latency = 0\n"
+	verilog := fstest.MapFS{"k/kernel.toml": {Data: []byte(spec)}}
+	for _, v := range []string{"gather.v", "apply.v", "scatter.v"} {
+		verilog["k/"+v] = &fstest.MapFile{Data: []byte("module m; endmodule\n")}
+	}
+	s, err := LoadDir(verilog, "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.VerilogGatherLatency == nil || *s.VerilogGatherLatency != 0 {
+		t.Fatalf("gather latency %v, want 0", s.VerilogGatherLatency)
+	}
+	delete(verilog, "k/apply.v")
+	_, err = LoadDir(verilog, "k")
+	if want := "k/kernel.toml:21:18: verilog.gather_latency is set, but gather.v, apply.v and scatter.v are not all beside the spec"; err == nil || err.Error() != want {
+		t.Fatalf("error %v, want %s", err, want)
 	}
 }

@@ -13,16 +13,15 @@ import (
 // may be nil.
 func NewWorkload(k *kernel.Kernel, g *graph.Graph, cpe float64, cpeSource string, supersteps []kernel.Superstep) *Workload {
 	w := &Workload{
-		Kernel:     k.Spec.Name,
-		CPE:        cpe,
-		CPESource:  cpeSource,
-		Sizes:      k.Sizes(),
-		Vertices:   g.NumVertices(),
-		Arcs:       int64(g.NumArcs()),
-		Supersteps: supersteps,
-		Latency: KernelLatency{Gather: arch.Latency(k.Checked.Gather), Apply: arch.Latency(k.Checked.Apply),
-			Scatter: arch.Latency(k.Checked.Scatter)},
-		HandWritten: len(k.Spec.Verilog) == 3,
+		Kernel:      k.Spec.Name,
+		CPE:         cpe,
+		CPESource:   cpeSource,
+		Sizes:       k.Sizes(),
+		Vertices:    g.NumVertices(),
+		Arcs:        int64(g.NumArcs()),
+		Supersteps:  supersteps,
+		Latency:     KernelLatency(arch.KernelLatencies(k)),
+		HandWritten: arch.HandWritten(k),
 		spreads:     &spreadMemo{},
 	}
 	w.Degrees = DegreeCounts(g)

@@ -31,6 +31,6 @@ func ExampleRun() {
 	fmt.Printf("%d supersteps, %d messages in %d cycles\n", res.Supersteps, res.Messages, res.Cycles)
 	fmt.Printf("%.0f MTEPS, %.0f %% of the model's T_sys\n", res.TEPS/1e6, 100*res.Efficiency)
 	// Output:
-	// 6 supersteps, 264669 messages in 38506 cycles
-	// 1289 MTEPS, 86 % of the model's T_sys
+	// 6 supersteps, 264669 messages in 37477 cycles
+	// 1324 MTEPS, 88 % of the model's T_sys
 }

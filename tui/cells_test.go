@@ -60,7 +60,7 @@ func TestCellViews(t *testing.T) {
 		{explorer.KindModel, []string{"=> pe     6.750 GTEPS", "T_sys = 6.750 GTEPS, bound by the PEs", "GraVF-M against GraVF", "gravf-m/gravf = 3.22x",
 			"T_sys against nF (nP = 9)", "4 FPGAs ▲", "T_sys against nP (nF = 4)", "recommendations", "latency-aware"}},
 		{explorer.KindSweep, []string{"fpgas=1..4,pes=1..9: 36 points", "throughput, GTEPS", "* 6.8", "Pareto front: throughput against pes"}},
-		{explorer.KindSimulate, []string{"throughput 5.556 GTEPS", "sim/T_sys 0.82", "sim/predicted 0.97", "throughput per superstep", "where the PE cycles went", "B busy 82.3 %"}},
+		{explorer.KindSimulate, []string{"throughput 5.558 GTEPS", "sim/T_sys 0.82", "sim/predicted 0.97", "throughput per superstep", "where the PE cycles went", "B busy 82.3 %"}},
 		{explorer.KindTrace, []string{"⏸ paused ×1 · superstep 0 (of 0..5)", "PE busy, cycles 0..1,000", "link utilisation", "0→1"}},
 		{explorer.KindExport, []string{"○ not run", "directory wcc-4xac510", "r runs it"}},
 	} {

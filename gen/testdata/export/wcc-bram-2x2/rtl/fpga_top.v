@@ -45,7 +45,7 @@ gravf_fpga #(
     .MA(1), // no edge memory: the unused port's buses are one bit per PE
     .WORD(1),
     .EXACT_HAZARD(0), // the paper's hazard detector: hand-written kernels, latency unknown
-    .GATHER_LATENCY(1), // cycles of the gather kernel
+    .GATHER_LATENCY(0), // cycles of the gather kernel
     .HAZARD_SLOTS(32), // slots of the paper's hazard detector at most
     .IN_DEPTH(8), // FIFO depths
     .KIN_DEPTH(8),
