@@ -26,6 +26,12 @@ func simulate(t *testing.T, k, spec string, nF, nP int, arch model.Arch, mem mod
 func simulatePE(t *testing.T, pe sim.PEDesign, k, spec string, nF, nP int, arch model.Arch, mem model.MemKind, d sim.Detail) *sim.Result {
 	t.Helper()
 	fx := load(t, k, spec, graph.ReadOptions{})
+	if pe == sim.PEPaper {
+		// The paper's kernels are its own, with the latencies of the
+		// spec's pipelines (a registered gather), not the sample's
+		// hand-written Verilog (WCC's gather is combinational).
+		fx.k.Spec.Verilog, fx.k.Spec.VerilogGatherLatency = nil, nil
+	}
 	res, err := sim.Run(context.Background(), &sim.Setup{Board: board(t, "ac510"), Kernel: fx.k, Graph: fx.g, FPGAs: nF, PEs: nP,
 		Arch: arch, Mem: mem, Filter: true, Detail: d, PE: pe,
 		ModelTSys: model.TSysFor(board(t, "ac510"), fx.k, fx.g, model.Config{FPGAs: nF, PEs: nP, Arch: arch, Mem: mem, Filter: true}, pe)})
