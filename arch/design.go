@@ -217,6 +217,18 @@ func KernelLatencies(k *kernel.Kernel) Latencies {
 	return l
 }
 
+// DetectorFor returns the gather unit's hazard detector of a PE design
+// for a gather of the given latency: the generated PE's exact one, with
+// the kernel's result bypassed, for generated kernels; the paper's, whose
+// slots stay closed for the latency plus one cycle, in the paper's PE and
+// for hand-written kernels, whose latency the generator does not know.
+func DetectorFor(pe PEDesign, gatherLatency int, handWritten bool) Hazard {
+	if pe != PEPaper && !handWritten {
+		return Hazard{Exact: true, Hold: max(gatherLatency, 1)}
+	}
+	return Hazard{Hold: gatherLatency + 1}
+}
+
 // Derive computes the contract of a bound kernel on a board at a design
 // point.
 func Derive(b *boards.Board, k *kernel.Kernel, o Options) (*Design, error) {
@@ -240,10 +252,7 @@ func Derive(b *boards.Board, k *kernel.Kernel, o Options) (*Design, error) {
 	c := k.Checked
 	d := &Design{Options: o, Kernel: k.Spec.Name, ClockHz: f, VertexIDBits: c.VertexIDBits, HandWritten: HandWritten(k),
 		Latency: KernelLatencies(k)}
-	d.Hazard = Hazard{Hold: d.Latency.Gather + 1}
-	if o.PE != PEPaper && !d.HandWritten {
-		d.Hazard = Hazard{Exact: true, Hold: max(d.Latency.Gather, 1)}
-	}
+	d.Hazard = DetectorFor(o.PE, d.Latency.Gather, d.HandWritten)
 	d.Update = kernelLayout("update payload", k.Spec.Update, c.UpdateT)
 	d.Message = kernelLayout("message payload", k.Spec.Message, c.MessageT)
 	d.State = kernelLayout("vertex state", k.Spec.Vertex, c.VertexT)

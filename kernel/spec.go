@@ -225,10 +225,10 @@ func (sp *specParser) spec() *Spec {
 		sp.add(sp.at("pe"), "pe: costs must not be negative, and lut or ff must be set")
 	}
 	if l := raw.Verilog.GatherLatency; l != nil {
-		if *l < 0 || *l > MaxVerilogLatency {
-			sp.add(sp.at("verilog", "gather_latency"), "verilog.gather_latency = %d: the hand-written gather's latency must be 0 to %d cycles", *l, MaxVerilogLatency)
-		}
 		s.VerilogGatherLatency, s.verilogAt = l, sp.at("verilog", "gather_latency")
+		if *l < 0 || *l > MaxVerilogLatency {
+			sp.add(s.verilogAt, "verilog.gather_latency = %d: the hand-written gather's latency must be 0 to %d cycles", *l, MaxVerilogLatency)
+		}
 	}
 	if s.Name == "" {
 		sp.add(Pos{File: sp.file, Line: 1, Col: 1}, "missing name = \"...\"")

@@ -3,6 +3,8 @@ package model
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/gravf-tui/gravf-tui/arch"
 )
 
 // The gather unit issues one message per cycle, but a message whose
@@ -28,16 +30,17 @@ type Hazard struct {
 
 // HazardSlots is the size of the paper's aliased detector (and the
 // generated PE's with hand-written kernels).
-const HazardSlots = 32
+const HazardSlots = arch.HazardSlots
 
 // HazardFor returns the detector of a PE design for a kernel with the
 // given gather latency; handWritten kernels keep the paper's detector in
 // the generated PE, because the generator does not know their latency.
 func HazardFor(d PEDesign, gatherLatency int, handWritten bool) Hazard {
-	if d != PEPaper && !handWritten {
-		return Hazard{Hold: max(gatherLatency, 1)}
+	h := arch.DetectorFor(d, gatherLatency, handWritten)
+	if h.Exact {
+		return Hazard{Hold: h.Hold}
 	}
-	return Hazard{Hold: gatherLatency + 1, Slots: HazardSlots}
+	return Hazard{Hold: h.Hold, Slots: HazardSlots}
 }
 
 // slotsFor returns the slots of a PE with n vertices: the power of two
