@@ -200,6 +200,7 @@ type sweeper struct {
 	detail   sim.Detail
 	simulate bool
 	workers  int
+	cores    int // the cores each simulation may use (sim.Setup.Cores)
 	key      string
 
 	// opts are the platform cell's options, kernel0 and dataset0 the
@@ -401,6 +402,9 @@ func (s *sweeper) run(ctx context.Context, idx []int, out *SweepOutput) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	if workers > 1 {
+		s.cores = 1 // the points run side by side, a core each
+	}
 	var (
 		wg   sync.WaitGroup
 		mu   sync.Mutex
@@ -456,7 +460,7 @@ func (s *sweeper) simulatePoint(ctx context.Context, r *PointResult, env *sweepE
 	return memo(s.e.job.cache, key, func() (*SimPoint, error) {
 		res, err := sim.Run(ctx, &sim.Setup{Board: env.board, Kernel: env.kernel, Graph: env.graph, FPGAs: p.FPGAs, PEs: p.PEs,
 			Arch: p.Arch, Mem: p.Mem, PE: p.PE, Partitioner: p.Partitioner, UFactor: s.part.UFactor, Packing: p.Packing, Filter: p.Filter,
-			Seed: s.part.Seed, Detail: s.detail})
+			Seed: s.part.Seed, Detail: s.detail, Cores: s.cores})
 		if err != nil {
 			if isCancel(err) {
 				return nil, err

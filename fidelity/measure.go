@@ -35,6 +35,9 @@ const (
 type Env struct {
 	// Datasets is the folder holding the public graph files.
 	Datasets string
+	// Cores is how many cores each simulation may use (sim.Setup.Cores;
+	// 0: all). A pool that measures points side by side gives each one.
+	Cores int
 }
 
 // Measurement is one point measured at both levels of detail and by the
@@ -136,6 +139,7 @@ func MeasureCycle(ctx context.Context, env Env, p Point) (*Measurement, error) {
 // inputs is a point with its graph, kernel and board loaded.
 type inputs struct {
 	p     Point
+	cores int
 	board *boards.Board
 	k     *kernel.Kernel
 	g     *graph.Graph
@@ -174,7 +178,7 @@ func load(env Env, p Point) (*inputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &inputs{p: p, board: b, k: k, g: g}, nil
+	return &inputs{p: p, cores: env.Cores, board: b, k: k, g: g}, nil
 }
 
 // loadGraph reads a dataset file (by name, from env.Datasets) or
@@ -203,7 +207,7 @@ func loadGraph(env Env, p Point, weighted bool) (*graph.Graph, error) {
 func (in *inputs) setup(d sim.Detail) *sim.Setup {
 	p := in.p
 	return &sim.Setup{Board: in.board, Kernel: in.k, Graph: in.g, FPGAs: p.FPGAs, PEs: p.PEs, Arch: p.Arch, Mem: p.Mem, PE: p.PE,
-		Partitioner: graph.Greedy, Filter: true, Detail: d}
+		Partitioner: graph.Greedy, Filter: true, Detail: d, Cores: in.cores}
 }
 
 func (in *inputs) measure(ctx context.Context, fast bool) (*Measurement, error) {

@@ -92,7 +92,7 @@ func (b *baseline) run(ctx context.Context) error {
 				return b.stop(StopInterrupted, 0, err)
 			}
 			if b.s.Progress != nil {
-				b.s.Progress(Progress{Cycle: b.now, Superstep: len(b.steps) - 1})
+				b.s.Progress(Progress{Cycle: b.now, Superstep: b.stepCount() - 1})
 			}
 		}
 		done := true
@@ -131,13 +131,13 @@ func (b *baseline) run(ctx context.Context) error {
 			return nil
 		}
 		b.now++
-		if b.now-b.lastProgress > stallLimit {
+		if b.now-b.progressed() > stallLimit {
 			return b.deadlock()
 		}
 		if b.s.MaxCycles > 0 && b.now >= b.s.MaxCycles {
 			return b.stop(StopCycleLimit, b.s.MaxCycles, nil)
 		}
-		if len(b.steps) > maxSteps {
+		if b.stepCount() > maxSteps {
 			return b.stop(StopSuperstepLimit, int64(maxSteps), nil)
 		}
 	}
@@ -516,7 +516,7 @@ func (b *baseline) account() {
 
 func (b *baseline) deadlock() error {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "no progress for %d cycles at cycle %d (superstep %d): deadlock", b.now-b.lastProgress, b.now, len(b.steps)-1)
+	fmt.Fprintf(&sb, "no progress for %d cycles at cycle %d (superstep %d): deadlock", b.now-b.progressed(), b.now, b.stepCount()-1)
 	for _, fp := range b.fpgas {
 		fmt.Fprintf(&sb, "\n  FPGA %d crossbar: channel %d", fp.id, fp.round)
 	}

@@ -41,6 +41,36 @@ type core struct {
 	lastProgress int64
 	steps        []stepStats
 	units        []*applyUnit // every PE, in global order
+	// lanes hold what each FPGA's units write while they step a cycle,
+	// one lane per FPGA (see lane).
+	lanes []lane
+}
+
+// lane is what the units of one FPGA write as they step: a kernel context
+// and an edge buffer of their own, their progress and their superstep
+// counters. GraVF-M's FPGAs step a cycle on different cores
+// (cyclecrew.go), so nothing they write may be shared; the counters are
+// sums and minima, merged in the same figures whichever core stepped
+// which FPGA, and the cycle a lane last progressed counts as the
+// machine's.
+type lane struct {
+	ctx        *kernel.Ctx
+	edgeBuf    []uint64
+	steps      []stepStats
+	progressed int64
+	// Lanes sit side by side in an array; the padding keeps two cores'
+	// lanes off one cache line (128 bytes: two lines prefetched as a pair).
+	_ [128 - 8 - 24 - 24 - 8]byte
+}
+
+func (l *lane) progress(now int64) { l.progressed = now }
+
+// stepOf returns the lane's counters of superstep round.
+func (l *lane) stepOf(round uint32) *stepStats {
+	for int(round) >= len(l.steps) {
+		l.steps = append(l.steps, stepStats{})
+	}
+	return &l.steps[round]
 }
 
 func newCore(s *Setup, p Params) core {
@@ -61,6 +91,7 @@ func newCore(s *Setup, p Params) core {
 	}
 	for f := 0; f < s.FPGAs; f++ {
 		c.fpgas = append(c.fpgas, &fpga{id: f, out: make([]*link, s.FPGAs)})
+		c.lanes = append(c.lanes, lane{ctx: k.NewCtx(), edgeBuf: make([]uint64, len(k.Checked.EdgeT)), progressed: math.MinInt64})
 	}
 	c.steps = []stepStats{{}}
 	return c
@@ -89,6 +120,46 @@ func (c *core) makeLinks(cost float64, perPE int) {
 
 func (c *core) progress() { c.lastProgress = c.now }
 
+// progressed returns the last cycle in which anything moved, on any lane.
+func (c *core) progressed() int64 {
+	last := c.lastProgress
+	for i := range c.lanes {
+		last = max(last, c.lanes[i].progressed)
+	}
+	return last
+}
+
+// stepCount is the number of supersteps any unit has reached.
+func (c *core) stepCount() int {
+	n := len(c.steps)
+	for i := range c.lanes {
+		n = max(n, len(c.lanes[i].steps))
+	}
+	return n
+}
+
+// mergedSteps adds up the lanes' superstep counters and the core's: the
+// activity and messages are sums, a superstep starts at the first cycle
+// any unit saw it start (0 stands for not seen, superstep 0 aside).
+func (c *core) mergedSteps() []stepStats {
+	out := make([]stepStats, c.stepCount())
+	add := func(steps []stepStats) {
+		for i, st := range steps {
+			o := &out[i]
+			if st.start != 0 && (o.start == 0 || st.start < o.start) {
+				o.start = st.start
+			}
+			o.active += st.active
+			o.messages += st.messages
+		}
+	}
+	add(c.steps)
+	for i := range c.lanes {
+		add(c.lanes[i].steps)
+	}
+	return out
+}
+
 func (c *core) state(v uint32) []uint64 { return c.states[int(v)*c.nf : int(v)*c.nf+c.nf] }
 
 func (c *core) stepOf(round uint32) *stepStats {
@@ -116,7 +187,8 @@ type applyUnit struct {
 func (c *core) applyStep(q *applyUnit) {
 	if q.applyIdx < len(q.members) {
 		v := q.members[q.applyIdx]
-		x := c.ctx
+		ln := &c.lanes[q.fpga]
+		x := ln.ctx
 		x.ID, x.Degree, x.Superstep = uint64(v), uint64(c.g.OutDegree(v)), uint64(q.round)
 		if c.glob != nil {
 			x.Global = c.glob.read(q.round)
@@ -124,18 +196,18 @@ func (c *core) applyStep(q *applyUnit) {
 		off := int(v) * c.nu
 		if c.k.Apply(x, c.state(v), c.updPay[q.round%3][off:off+c.nu]) {
 			if c.msgPay[0] != nil {
-				c.scatterOnce(v, q.round)
+				c.scatterOnce(x, v, q.round)
 			}
 			q.uq.push(item{v: v, round: q.round, kind: kindUpdate, ready: c.now + int64(c.p.ApplyLatency)})
 			q.sent++
-			c.stepOf(q.round).active++
+			ln.stepOf(q.round).active++
 		}
 		if c.glob != nil {
 			c.glob.contribute(q.id, q.applyIdx, x.Contrib)
 		}
 		q.applyIdx++
 		q.st.Apply++
-		c.progress()
+		ln.progress(c.now)
 		return
 	}
 	ready := c.now + int64(c.p.ApplyLatency) + 1
@@ -146,13 +218,12 @@ func (c *core) applyStep(q *applyUnit) {
 	q.uq.push(item{v: uint32(q.id), round: q.round, kind: kindBarrier, halt: q.sent == 0, ready: ready})
 	q.mode = modeGather
 	q.st.Apply++
-	c.progress()
+	c.lanes[q.fpga].progress(c.now)
 }
 
 // scatterOnce computes sender v's message of round (see msgPay) with
-// the inputs the scatter unit would give it at every edge.
-func (c *core) scatterOnce(v, round uint32) {
-	x := c.ctx
+// the inputs the scatter unit would give it at every edge, in context x.
+func (c *core) scatterOnce(x *kernel.Ctx, v, round uint32) {
 	off := int(v) * c.nu
 	x.Update = c.updPay[round%3][off : off+c.nu]
 	x.Sender, x.Degree, x.Superstep = uint64(v), uint64(c.g.OutDegree(v)), uint64(round+1)
@@ -164,7 +235,7 @@ func (c *core) scatterOnce(v, round uint32) {
 func (c *core) Now() int64 { return c.now }
 
 // Superstep returns the highest superstep any PE has reached (View).
-func (c *core) Superstep() int { return len(c.steps) - 1 }
+func (c *core) Superstep() int { return c.stepCount() - 1 }
 
 // LinkWords returns the words sent on every link so far (View).
 func (c *core) LinkWords() []float64 {
@@ -185,9 +256,12 @@ func (c *core) PEStats() []PEStats {
 }
 
 // result collects the measurements of a finished run.
-func (c *core) result() *Result {
+func (c *core) result() *Result { return c.resultOf(c.mergedSteps()) }
+
+// resultOf collects the measurements of a run whose supersteps are steps.
+func (c *core) resultOf(steps []stepStats) *Result {
 	r := &Result{Arch: c.s.Arch, Mem: c.s.Mem, FPGAs: c.s.FPGAs, PEs: c.s.PEs, Cycles: c.now + 1, States: c.states, Fields: c.nf}
-	fillSteps(r, c.steps)
+	fillSteps(r, steps)
 	r.PerPE = c.PEStats()
 	linkStats(r, c.links, c.p.PairWordsPerCycle)
 	return r

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"runtime"
 	"strings"
 
 	"github.com/gravf-tui/gravf-tui/graph"
@@ -104,7 +103,7 @@ func newFastM(ctx context.Context, s *Setup, p Params) *fastM {
 		}
 	}
 	f.lookahead = int64(max(p.LinkLatency, 1))
-	f.workers = min(runtime.GOMAXPROCS(0), f.nF)
+	f.workers = min(s.cores(), f.nF)
 	return f
 }
 

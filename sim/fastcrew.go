@@ -153,11 +153,15 @@ func (f *fastM) runCrew(act []*fxFPGA, w int64, final bool) {
 // stepped fewer than two thirds of their share, the caller steps the next
 // rest windows alone (the helpers park) and tries the crew again, the
 // rest doubling after each such round up to maxRest. rested counts the
-// windows stepped alone (BenchmarkFastParts reports it).
+// windows stepped alone (BenchmarkFastParts reports it). A pace whose
+// round is set counts rounds of that many windows and rests at most
+// maxRest times as long (cycle detail's cycles, cyclecrew.go); the zero
+// pace has rounds of paceRound windows.
 type pace struct {
 	windows, fpgas, helped int
 	rest, backoff          int
 	rested                 int
+	round                  int
 }
 
 const (
@@ -181,11 +185,15 @@ func (p *pace) count(n, helped, workers int) {
 	p.windows++
 	p.fpgas += n
 	p.helped += helped
-	if p.windows < paceRound {
+	round := p.round
+	if round == 0 {
+		round = paceRound
+	}
+	if p.windows < round {
 		return
 	}
 	if 3*workers*p.helped < 2*(workers-1)*p.fpgas {
-		p.backoff = min(max(2*p.backoff, paceRound), maxRest)
+		p.backoff = min(max(2*p.backoff, round), maxRest*round/paceRound)
 		p.rest = p.backoff
 	} else {
 		p.backoff = 0
@@ -195,17 +203,21 @@ func (p *pace) count(n, helped, workers int) {
 
 // claim takes the first (or the last) FPGA of the window not claimed yet
 // and returns its index in act, or -1 when all are.
-func (wn *window) claim(last bool) int {
+func (wn *window) claim(last bool) int { return claimBit(&wn.free, last) }
+
+// claimBit clears the lowest (or the highest) bit set in free and returns
+// its index, or -1 when none is set.
+func claimBit(free *atomic.Uint64, last bool) int {
 	for {
-		free := wn.free.Load()
-		if free == 0 {
+		f := free.Load()
+		if f == 0 {
 			return -1
 		}
-		k := bits.TrailingZeros64(free)
+		k := bits.TrailingZeros64(f)
 		if last {
-			k = 63 - bits.LeadingZeros64(free)
+			k = 63 - bits.LeadingZeros64(f)
 		}
-		if wn.free.CompareAndSwap(free, free&^(1<<k)) {
+		if free.CompareAndSwap(f, f&^(1<<k)) {
 			return k
 		}
 	}

@@ -145,6 +145,8 @@ type fpga struct {
 	memTokens float64
 	memRR     int  // the rotation of the order in which the PEs meet the memory arbiter
 	stalled   bool // the crossbar had an item but a destination was full
+	netBusy   bool // a link arriving here holds an item (after the links stepped)
+	done      bool // every PE has terminated (after the FPGA stepped)
 	moved     bool
 	xbarMoves int64
 	xbarStall int64
@@ -160,6 +162,14 @@ type machine struct {
 	filter   *graph.Filter
 	pes      []*pe
 	listener Listener
+	// workers is how many cores step the FPGAs of a cycle; crew is their
+	// crew while a run lasts (nil: the caller steps them alone).
+	workers int
+	crew    *cycleCrew
+	pace    pace
+	// pending says the cycle stepped last is not accounted yet: the next
+	// stepFPGA of each FPGA accounts it, or settle once the run ends.
+	pending bool
 }
 
 type stepStats struct {
@@ -170,7 +180,7 @@ type stepStats struct {
 
 // newMachine builds the system: partition, layout, filter, PEs, links.
 func newMachine(s *Setup, p Params) *machine {
-	m := &machine{core: newCore(s, p), listener: s.Listener}
+	m := &machine{core: newCore(s, p), listener: s.Listener, workers: s.cores()}
 	m.layout = graph.NewEdgeLayout(s.Graph, s.partition)
 	if s.Filter && s.FPGAs > 1 {
 		m.filter = graph.NewFilter(s.Graph, s.partition)
@@ -207,69 +217,121 @@ func newMachine(s *Setup, p Params) *machine {
 func (m *machine) run(ctx context.Context) error {
 	stallLimit := int64(200000 + 20*(m.p.LinkLatency+m.p.MemLatency))
 	maxCycles, maxSteps := m.s.MaxCycles, m.s.maxSupersteps()
+	stepAll := m.stepper()
+	if m.crew != nil {
+		defer m.crew.stop()
+	}
+	defer m.settle()
 	for {
 		if m.now&0xFFFF == 0 {
 			if err := ctx.Err(); err != nil {
 				return m.stop(StopInterrupted, 0, err)
 			}
 			if m.s.Progress != nil {
-				m.s.Progress(Progress{Cycle: m.now, Superstep: len(m.steps) - 1})
+				m.s.Progress(Progress{Cycle: m.now, Superstep: m.stepCount() - 1})
 			}
 		}
-		for _, q := range m.pes {
-			q.issued, q.hazard, q.scatterBusy = false, false, false
-			m.stepGatherApply(q)
-		}
-		for _, fp := range m.fpgas {
-			m.memRefill(fp)
-			// Rotate the order in which PEs meet the memory arbiter.
-			for i, n := fp.memRR, len(fp.pes); i < fp.memRR+n; i++ {
-				j := i
-				if j >= n {
-					j -= n
-				}
-				q := fp.pes[j]
-				if m.offchip {
-					m.stepScatterOffchip(fp, q)
-				} else {
-					m.stepScatterBRAM(q)
-				}
-			}
-			if fp.memRR++; fp.memRR == len(fp.pes) {
-				fp.memRR = 0
-			}
-		}
+		stepAll() // accounting the cycle before, if pending
+		m.pending = false
 		done := true
 		for _, fp := range m.fpgas {
-			m.stepCrossbar(fp)
-			for _, q := range fp.pes {
-				done = done && q.mode == modeDone
-			}
+			done = done && fp.done
 		}
 		m.stepLinks()
-		m.account()
 		if m.listener != nil {
+			m.settle()
 			m.listener.Cycle(m)
 		}
 		if done {
 			return nil
 		}
 		m.now++
-		if m.now-m.lastProgress > stallLimit {
+		if m.now-m.progressed() > stallLimit {
 			return m.deadlock()
 		}
 		if maxCycles > 0 && m.now >= maxCycles {
 			return m.stop(StopCycleLimit, maxCycles, nil)
 		}
-		if len(m.steps) > maxSteps {
+		if m.stepCount() > maxSteps {
 			return m.stop(StopSuperstepLimit, int64(maxSteps), nil)
 		}
 	}
 }
 
+// stepper returns what steps every FPGA through a cycle: a crew of
+// m.workers cores (cyclecrew.go), or the caller alone. A kernel with
+// globals folds every PE's contributions into one value as the PEs apply,
+// which couples the FPGAs within a cycle, so it steps them in order.
+func (m *machine) stepper() func() {
+	if m.workers > 1 && m.glob == nil && len(m.fpgas) > 1 {
+		m.pace.round = cycleRound
+		m.crew = startCycleCrew(len(m.fpgas), min(m.workers, len(m.fpgas))-1, &m.pace, func(k int) { m.stepFPGA(m.fpgas[k]) })
+		return m.crew.cycle
+	}
+	return func() {
+		for _, fp := range m.fpgas {
+			m.stepFPGA(fp)
+		}
+	}
+}
+
+// stepFPGA steps the units of one FPGA through the current cycle: every
+// PE's gather or apply, then its scatter, the PEs meeting the memory
+// arbiter in an order that rotates every cycle, then the crossbar. It
+// reads and writes nothing of another FPGA (see cycleCrew).
+func (m *machine) stepFPGA(fp *fpga) {
+	if m.pending {
+		m.account(fp) // the cycle before, as it left the PEs' flags
+	}
+	for _, q := range fp.pes {
+		q.issued, q.hazard, q.scatterBusy = false, false, false
+		m.stepGatherApply(q)
+	}
+	m.memRefill(fp)
+	for i, n := fp.memRR, len(fp.pes); i < fp.memRR+n; i++ {
+		j := i
+		if j >= n {
+			j -= n
+		}
+		q := fp.pes[j]
+		if m.offchip {
+			m.stepScatterOffchip(fp, q)
+		} else {
+			m.stepScatterBRAM(q)
+		}
+	}
+	if fp.memRR++; fp.memRR == len(fp.pes) {
+		fp.memRR = 0
+	}
+	m.stepCrossbar(fp)
+	fp.done = true
+	for _, q := range fp.pes {
+		fp.done = fp.done && q.mode == modeDone
+	}
+}
+
+// settleCycle accounts the cycle just stepped, which stepFPGA would
+// otherwise do at the start of the next one, on the core that steps the
+// FPGA (its PEs' flags are in that core's cache): a listener reads the
+// breakdown after every cycle, and a run's result after its last.
+func (m *machine) settleCycle() {
+	for _, fp := range m.fpgas {
+		m.account(fp)
+	}
+}
+
+// settle accounts the last cycle stepped, once the run ends.
+func (m *machine) settle() {
+	if m.pending {
+		m.settleCycle()
+		m.pending = false
+	}
+}
+
 // stepGatherApply advances the gather/apply unit of one PE.
 func (m *machine) stepGatherApply(q *pe) {
-	k, c := m.k, m.ctx
+	ln := &m.lanes[q.fpga]
+	k, c := m.k, ln.ctx
 	switch q.mode {
 	case modeDone:
 		return
@@ -290,14 +352,14 @@ func (m *machine) stepGatherApply(q *pe) {
 			return // the globals of the next superstep are being folded
 		}
 		b := q.msgs.pop()
-		m.progress()
+		ln.progress(m.now)
 		if b.halt {
 			q.mode = modeDone
 			return
 		}
 		q.round = b.round + 1
 		q.mode, q.applyIdx, q.sent = modeApply, 0, 0
-		ns := m.stepOf(q.round)
+		ns := ln.stepOf(q.round)
 		if ns.start == 0 || m.now < ns.start {
 			ns.start = m.now
 		}
@@ -319,8 +381,8 @@ func (m *machine) stepGatherApply(q *pe) {
 	q.hazardSlot[slot], q.lastAny = m.now+m.hazard.hold, m.now
 	q.issued = true
 	q.st.Messages++
-	m.stepOf(mg.round).messages++
-	m.progress()
+	ln.stepOf(mg.round).messages++
+	ln.progress(m.now)
 }
 
 // emit sends one edge of update u through the scatter kernel into the
@@ -328,16 +390,17 @@ func (m *machine) stepGatherApply(q *pe) {
 func (m *machine) emit(q *pe, u, round uint32, w uint32, weight uint32, hasWeight bool) {
 	mg := msg{dst: w, sender: u, round: round, ready: m.now + int64(m.p.ScatterLatency), slot: -1}
 	if !m.k.ScatterIsCopy() && m.msgPay[0] == nil {
-		c := m.ctx
+		ln := &m.lanes[q.fpga]
+		c := ln.ctx
 		off := int(u) * m.nu
 		c.Update = m.updPay[round%3][off : off+m.nu]
 		c.Sender, c.Neighbor, c.Degree, c.Superstep = uint64(u), uint64(w), uint64(m.g.OutDegree(u)), uint64(round+1)
-		if len(m.edgeBuf) > 0 {
-			m.edgeBuf[0] = kernel.UnitEdge(m.k)
+		if len(ln.edgeBuf) > 0 {
+			ln.edgeBuf[0] = kernel.UnitEdge(m.k)
 			if hasWeight {
-				m.edgeBuf[0] = uint64(weight)
+				ln.edgeBuf[0] = uint64(weight)
 			}
-			c.Edge = m.edgeBuf
+			c.Edge = ln.edgeBuf
 		}
 		slot := q.payNext
 		if q.payNext++; q.payNext == q.paySlots {
@@ -384,11 +447,11 @@ func (m *machine) takeInput(q *pe) (it item, ok bool) {
 		}
 		q.in.pop()
 		q.scatterBusy = true
-		m.progress()
+		m.lanes[q.fpga].progress(m.now)
 		return item{}, false
 	}
 	q.scatterBusy = true
-	m.progress()
+	m.lanes[q.fpga].progress(m.now)
 	return q.in.pop(), true
 }
 
@@ -498,7 +561,7 @@ func (m *machine) walkEdge(q *pe) {
 	q.wPos++
 	q.walking = q.wPos < len(q.wNbrs)
 	q.lastEdge = m.now
-	m.progress()
+	m.lanes[q.fpga].progress(m.now)
 }
 
 func (m *machine) memRefill(fp *fpga) {
@@ -519,7 +582,7 @@ func (m *machine) stepScatterOffchip(fp *fpga, q *pe) {
 			if !q.msgs.full() {
 				q.msgs.push(msg{barrier: true, halt: r.halt, round: r.round, ready: m.now + int64(m.p.ScatterLatency)})
 				q.outstanding.pop()
-				m.progress()
+				m.lanes[q.fpga].progress(m.now)
 			}
 		} else {
 			q.unpack, q.unpacking, q.unpackPos = q.outstanding.pop(), true, r.lo
@@ -537,7 +600,7 @@ func (m *machine) stepScatterOffchip(fp *fpga, q *pe) {
 		q.unpackPos++
 		q.scatterBusy = true
 		q.unpacking = q.unpackPos < r.hi
-		m.progress()
+		m.lanes[q.fpga].progress(m.now)
 	}
 	// 2. Request one word.
 	if q.reqActive && q.inflight < m.p.InFlight && fp.memTokens >= 1 && !q.outstanding.full() {
@@ -550,7 +613,7 @@ func (m *machine) stepScatterOffchip(fp *fpga, q *pe) {
 		q.reqActive = q.reqPos < q.reqLen
 		q.scatterBusy = true
 		q.st.MemWords++
-		m.progress()
+		m.lanes[q.fpga].progress(m.now)
 		if q.reqActive {
 			return
 		}
@@ -656,7 +719,7 @@ func (m *machine) stepCrossbar(fp *fpga) {
 		fp.rrRemote = (fp.rrRemote + i + 1) % n
 		fp.moved = true
 		fp.xbarMoves++
-		m.progress()
+		m.lanes[fp.id].progress(m.now)
 		return
 	}
 	np := len(fp.pes)
@@ -695,7 +758,7 @@ func (m *machine) stepCrossbar(fp *fpga) {
 		fp.rrLocal = (fp.rrLocal + i + 1) % np
 		fp.moved = true
 		fp.xbarMoves++
-		m.progress()
+		m.lanes[fp.id].progress(m.now)
 		return
 	}
 }
@@ -707,10 +770,21 @@ func (m *machine) needs(it *item, g int) bool {
 }
 
 // stepLinks serialises items onto the links and delivers arrivals.
+// It also notes, for the accounting of the cycle, which FPGAs have
+// something on a link arriving at them.
 func (m *machine) stepLinks() {
 	if stepLinks(m.fpgas, m.links, &m.p, m.p.UpdateWords, m.now) {
 		m.progress()
 	}
+	for _, fp := range m.fpgas {
+		fp.netBusy = false
+	}
+	for _, l := range m.links {
+		if !l.inflight.empty() || !l.tx.empty() || !l.rx.empty() {
+			m.fpgas[l.to].netBusy = true
+		}
+	}
+	m.pending = true
 }
 
 // stepLinks serialises items of cost words each onto the links, within
@@ -755,37 +829,29 @@ func stepLinks(fpgas []*fpga, links []*link, p *Params, cost float64, now int64)
 	return moved
 }
 
-// account attributes this cycle of every PE to one cause.
-func (m *machine) account() {
-	for _, fp := range m.fpgas {
-		netBusy := false
-		for _, l := range fp.in {
-			if !l.inflight.empty() || !l.tx.empty() || !l.rx.empty() {
-				netBusy = true
-			}
-		}
-		for _, q := range fp.pes {
-			st := &q.st
-			switch {
-			case q.mode == modeDone:
-				st.Done++
-			case q.mode == modeApply:
-				// counted when the sweep stepped
-			case q.issued:
-				st.Busy++
-			case q.hazard:
-				st.Hazard++
-			case q.scatterBusy || !q.msgs.empty():
-				st.Scatter++
-			case m.offchip && (q.inflight > 0 || q.unpacking):
-				st.Memory++
-			case fp.stalled:
-				st.Crossbar++
-			case netBusy:
-				st.Network++
-			default:
-				st.Barrier++
-			}
+// account attributes the cycle of every PE of fp to one cause.
+func (m *machine) account(fp *fpga) {
+	for _, q := range fp.pes {
+		st := &q.st
+		switch {
+		case q.mode == modeDone:
+			st.Done++
+		case q.mode == modeApply:
+			// counted when the sweep stepped
+		case q.issued:
+			st.Busy++
+		case q.hazard:
+			st.Hazard++
+		case q.scatterBusy || !q.msgs.empty():
+			st.Scatter++
+		case m.offchip && (q.inflight > 0 || q.unpacking):
+			st.Memory++
+		case fp.stalled:
+			st.Crossbar++
+		case fp.netBusy:
+			st.Network++
+		default:
+			st.Barrier++
 		}
 	}
 }
@@ -793,7 +859,7 @@ func (m *machine) account() {
 // deadlock describes why nothing moved for a long time.
 func (m *machine) deadlock() error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "no progress for %d cycles at cycle %d (superstep %d): deadlock", m.now-m.lastProgress, m.now, len(m.steps)-1)
+	fmt.Fprintf(&b, "no progress for %d cycles at cycle %d (superstep %d): deadlock", m.now-m.progressed(), m.now, m.stepCount()-1)
 	for _, fp := range m.fpgas {
 		fmt.Fprintf(&b, "\n  FPGA %d crossbar: channel %d, stalled %v", fp.id, fp.round, fp.stalled)
 		for _, q := range fp.pes {

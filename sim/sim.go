@@ -101,6 +101,11 @@ type Setup struct {
 	Progress      func(Progress)
 	// Listener observes the run (trace recording).
 	Listener Listener
+	// Cores is how many cores may step a run's FPGAs, at either level of
+	// detail (0: GOMAXPROCS). A caller that runs simulations side by side
+	// gives each one, so that no run's helpers spin on a core another
+	// run needs. The result is the same for any number.
+	Cores int
 
 	partition *graph.Partition
 }

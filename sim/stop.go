@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"runtime"
 
 	"github.com/gravf-tui/gravf-tui/kernel"
 )
@@ -44,7 +45,15 @@ func (e *StopError) Unwrap() error { return e.Err }
 
 // stop ends a cycle-level run early; run loops return its error.
 func (c *core) stop(reason string, limit int64, err error) *StopError {
-	return &StopError{Reason: reason, Limit: limit, Cycle: c.now, Superstep: len(c.steps) - 1, Err: err}
+	return &StopError{Reason: reason, Limit: limit, Cycle: c.now, Superstep: c.stepCount() - 1, Err: err}
+}
+
+// cores is how many cores may step the run's FPGAs (Setup.Cores).
+func (s *Setup) cores() int {
+	if s.Cores > 0 {
+		return s.Cores
+	}
+	return runtime.GOMAXPROCS(0)
 }
 
 // maxSupersteps is the setup's superstep limit, or the shared default.
@@ -58,11 +67,12 @@ func (s *Setup) maxSupersteps() int {
 // partialResult collects what a cycle-level run measured up to a stop:
 // the cycles accounted so far, and only the supersteps the limit allows.
 func (c *core) partialResult(se *StopError) *Result {
-	if se.Reason == StopSuperstepLimit && len(c.steps) > int(se.Limit) {
-		c.steps = c.steps[:se.Limit]
+	steps := c.mergedSteps()
+	if se.Reason == StopSuperstepLimit && len(steps) > int(se.Limit) {
+		steps = steps[:se.Limit]
 	}
-	c.now-- // result() counts the current cycle, which a stop did not finish
-	r := c.result()
+	c.now-- // resultOf counts the current cycle, which a stop did not finish
+	r := c.resultOf(steps)
 	c.now++
 	r.Stopped = se.Reason
 	return r

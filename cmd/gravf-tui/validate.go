@@ -162,6 +162,9 @@ func (f *validateFlags) measure(cmd *cobra.Command, filter fidelity.Filter, pts 
 // results of an earlier run (--cycle-from), which must hold every point.
 func (f *validateFlags) measurer(pts []fidelity.Point) (func(context.Context, fidelity.Point) (*fidelity.Measurement, error), error) {
 	env := fidelity.Env{Datasets: f.datasets}
+	if f.workers != 1 && len(pts) > 1 {
+		env.Cores = 1 // the points run side by side, a core each
+	}
 	if env.Datasets == "" {
 		env.Datasets = fidelity.DatasetDir()
 	}

@@ -1,0 +1,136 @@
+package sim
+
+import (
+	"runtime"
+	"sync/atomic"
+	"time"
+)
+
+// Cycle detail's FPGAs on more than one core. Within a cycle an FPGA's
+// gather, apply, scatter and crossbar read and write only its own PEs,
+// its own memory arbiter, the receive side of the links that arrive at it
+// and the send side of those that leave it, and the states of its own
+// vertices (lane holds its counters, its progress and its kernel
+// context); what crosses FPGAs, the links' serialisation and delivery and
+// the stall accounting, runs after every FPGA has stepped, on the caller.
+// So the FPGAs of one cycle may step in any order and at once, and a run
+// is the same on any number of cores (TestCycleCoresIdentical).
+//
+// A cycle's FPGAs take about a microsecond each to step (rmat:scale=14 at
+// 4 x 9), far less than parking and waking a goroutine, so the crew's
+// helpers live for the whole run and poll for the next cycle, parking
+// only when none comes for helperSpin (the caller's serial part between
+// cycles is well under that). The FPGAs are claimed one at a time, the
+// caller from the first and the helpers from the last, so that on two
+// free cores each keeps stepping the same FPGAs and a late helper finds
+// the rest; the caller never waits for a helper that has not claimed one.
+// Where the helpers do not keep up (the machine's other cores are busy)
+// pace has the caller step cycles alone for a while. Its round is
+// cycleRound cycles (about 15 ms at 4 x 9), long enough that a helper
+// woken after a rest (100 to 200 µs on a busy machine) does not fail the
+// first round back: rounds as short as fast detail's 64 windows (a few
+// hundred µs of cycles) sent the crew into rests that doubled for
+// no reason.
+// cycleRound is the number of cycles over which pace judges the helpers.
+const cycleRound = 4096
+
+type cycleCrew struct {
+	step    func(k int) // steps FPGA k through the current cycle
+	n       int
+	all     uint64
+	free    atomic.Uint64 // FPGAs of the current cycle not claimed yet
+	left    atomic.Int32  // FPGAs of the current cycle not stepped yet
+	stopped atomic.Bool
+	helpers []*helper
+	pace    *pace
+}
+
+// startCycleCrew starts helpers goroutines that step, with the caller of
+// cycle, the n FPGAs of each cycle, until stop; p paces them.
+func startCycleCrew(n, helpers int, p *pace, step func(k int)) *cycleCrew {
+	c := &cycleCrew{step: step, n: n, all: ^uint64(0) >> (64 - n), pace: p}
+	for range helpers {
+		h := &helper{wake: make(chan struct{}, 1)}
+		c.helpers = append(c.helpers, h)
+		go c.help(h)
+	}
+	return c
+}
+
+// cycle steps every FPGA through the current cycle and returns when all
+// have.
+func (c *cycleCrew) cycle() {
+	if c.pace.resting() {
+		for k := range c.n {
+			c.step(k)
+		}
+		return
+	}
+	c.left.Store(int32(c.n))
+	c.free.Store(c.all) // after left: a helper claims only from a cycle whose count is set
+	c.wakeHelpers()
+	mine := 0
+	for k := claimBit(&c.free, false); k >= 0; k = claimBit(&c.free, false) {
+		c.step(k)
+		c.left.Add(-1)
+		mine++
+	}
+	for i := 1; c.left.Load() > 0; i++ {
+		if i%256 == 0 {
+			runtime.Gosched() // a helper holds an FPGA; let it run if it shares this core
+		}
+	}
+	c.pace.count(c.n, c.n-mine, len(c.helpers)+1)
+}
+
+// stop ends the helpers; none is stepping an FPGA, since cycle waits for
+// every one it hands out.
+func (c *cycleCrew) stop() {
+	c.stopped.Store(true)
+	c.wakeHelpers()
+}
+
+func (c *cycleCrew) wakeHelpers() {
+	for _, h := range c.helpers {
+		if h.asleep.Load() {
+			select {
+			case h.wake <- struct{}{}:
+			default: // a wake is pending already
+			}
+		}
+	}
+}
+
+// help is a helper's loop: claim FPGAs from the last while the current
+// cycle has any, then wait for the next cycle.
+func (c *cycleCrew) help(h *helper) {
+	for !c.stopped.Load() {
+		for k := claimBit(&c.free, true); k >= 0; k = claimBit(&c.free, true) {
+			c.step(k)
+			c.left.Add(-1)
+		}
+		if !c.await() {
+			// Mark the helper asleep before the last look, so that either
+			// it sees the cycle or the caller sees it asleep and wakes it.
+			h.asleep.Store(true)
+			if c.free.Load() == 0 && !c.stopped.Load() {
+				<-h.wake
+			}
+			h.asleep.Store(false)
+		}
+	}
+}
+
+// await polls for a cycle with FPGAs to claim (or the end) for up to
+// helperSpin and reports whether one came.
+func (c *cycleCrew) await() bool {
+	start := time.Now()
+	for i := 1; ; i++ {
+		if c.free.Load() != 0 || c.stopped.Load() {
+			return true
+		}
+		if i%64 == 0 && time.Since(start) > helperSpin {
+			return false
+		}
+	}
+}
