@@ -31,6 +31,16 @@ import (
 // first round back: rounds as short as fast detail's 64 windows (a few
 // hundred µs of cycles) sent the crew into rests that doubled for
 // no reason.
+// crewMinPEs is the smallest system whose cycles a crew steps. Below it
+// a cycle's work is too little to share: the hand-over of each cycle
+// costs about what stepping ten PEs does. WCC on rmat:scale=14, off-chip,
+// one core's run time over two cores' (medians of three): 2 x 1 0.53,
+// 2 x 2 0.92, 4 x 1 0.77, 2 x 4 0.85, 4 x 2 1.08, 3 x 3 1.00, 4 x 4 1.04,
+// 2 x 9 1.14, 3 x 9 1.16, 4 x 6 1.15, 8 x 3 1.45, 2 x 16 1.15, 4 x 9 1.23
+// to 1.55, 8 x 9 1.25; PR on rmat:scale=12: 2 x 4 0.85, 4 x 4 0.71,
+// 2 x 9 1.07, 4 x 6 1.09, 4 x 9 1.28.
+const crewMinPEs = 24
+
 // cycleRound is the number of cycles over which pace judges the helpers.
 const cycleRound = 4096
 

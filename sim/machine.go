@@ -180,7 +180,10 @@ type stepStats struct {
 
 // newMachine builds the system: partition, layout, filter, PEs, links.
 func newMachine(s *Setup, p Params) *machine {
-	m := &machine{core: newCore(s, p), listener: s.Listener, workers: s.cores()}
+	m := &machine{core: newCore(s, p), listener: s.Listener, workers: 1}
+	if s.FPGAs*s.PEs >= crewMinPEs {
+		m.workers = s.cores()
+	}
 	m.layout = graph.NewEdgeLayout(s.Graph, s.partition)
 	if s.Filter && s.FPGAs > 1 {
 		m.filter = graph.NewFilter(s.Graph, s.partition)
