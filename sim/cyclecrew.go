@@ -48,11 +48,16 @@ type cycleCrew struct {
 	step    func(k int) // steps FPGA k through the current cycle
 	n       int
 	all     uint64
-	free    atomic.Uint64 // FPGAs of the current cycle not claimed yet
-	left    atomic.Int32  // FPGAs of the current cycle not stepped yet
-	stopped atomic.Bool
 	helpers []*helper
 	pace    *pace
+	// The claims and the count of FPGAs left each take a cache line of
+	// their own: both cores write them every cycle.
+	_       [64]byte
+	free    atomic.Uint64 // FPGAs of the current cycle not claimed yet
+	_       [56]byte
+	left    atomic.Int32 // FPGAs of the current cycle not stepped yet
+	_       [60]byte
+	stopped atomic.Bool
 }
 
 // startCycleCrew starts helpers goroutines that step, with the caller of

@@ -622,7 +622,7 @@ func (m *machine) stepScatterOffchip(fp *fpga, q *pe) {
 		}
 		// The next update is latched in the cycle the last request issues.
 	}
-	if q.reqActive {
+	if q.reqActive || q.in.empty() {
 		return
 	}
 	// 3. Latch the next update.
