@@ -55,6 +55,10 @@ type Kernel struct {
 	Vertices int
 
 	init, gather, apply, scatter program
+	// fold is the gather when it folds one message field into one state
+	// field with +, min or max (PR's sum): Gather applies it without the
+	// closures, which cost the cycle-level simulator a tenth of its time.
+	fold *pullFold
 	// The batch forms the reference engine runs (scatter's only when it
 	// runs once per edge).
 	binit, bgather, bapply, bscatter *vprogram
@@ -96,6 +100,7 @@ func (s *Spec) Bind(env Env) (*Kernel, error) {
 	k := &Kernel{Spec: s, Checked: c, Vertices: env.Vertices}
 	k.init = compileProgram(c.Init)
 	k.gather = compileProgram(c.Gather)
+	k.fold = recogniseFold(c.Gather)
 	k.apply = compileProgram(c.Apply)
 	k.reduce = compileReduce(s, c)
 	k.identity = k.GlobalIdentity()
@@ -141,6 +146,10 @@ func (k *Kernel) Init(c *Ctx, state []uint64) {
 
 // Gather folds the message c.Msg from c.Sender into state, in place.
 func (k *Kernel) Gather(c *Ctx, state []uint64) {
+	if f := k.fold; f != nil {
+		state[f.field] = f.apply(state[f.field], c.Msg[f.msg])
+		return
+	}
 	c.State = state
 	k.gather.run(c, state, nil, nil)
 }

@@ -53,6 +53,21 @@ func recogniseFold(cp *CheckedProgram) *pullFold {
 	return &pullFold{op: n.Op, float: n.Type.Float, mask: n.Type.Mask(), field: st.Index, msg: b.Index}
 }
 
+// apply folds message value m into state value a, as the gather's
+// closures do: f32 sums round to float32, integer sums wrap at the field's
+// width.
+func (f *pullFold) apply(a, m uint64) uint64 {
+	switch {
+	case f.float:
+		return bits(f32(a) + f32(m))
+	case f.op == OpAdd:
+		return (a + m) & f.mask
+	case f.op == OpMin:
+		return min(a, m)
+	}
+	return max(a, m)
+}
+
 // identity is the value that leaves the fold's accumulator unchanged, bit
 // for bit: a vertex that did not send holds it, so that the pull loops
 // fold every neighbour without asking who sent. -0 is the f32 identity
