@@ -6,8 +6,31 @@ import (
 
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
+	"github.com/gravf-tui/gravf-tui/model"
 	"github.com/gravf-tui/gravf-tui/samples"
 )
+
+// designCase is one design of the tests that run a design two ways and
+// require the same result.
+type designCase struct {
+	kernel, graph string
+	fpgas, pes    int
+	mem           model.MemKind
+	pe            PEDesign
+}
+
+// variedDesigns spans the kernels, graph classes, system sizes, edge
+// memories and PE designs for those tests. In the last design the receive
+// FIFOs fill (four FPGAs send to a crossbar that takes one item per
+// cycle), so senders pause on their credit.
+var variedDesigns = []designCase{
+	{"pr", "rmat:scale=10,ef=16,seed=1", 4, 9, model.OffChip, PEGenerated},
+	{"pr", "rmat:scale=10,ef=16,seed=1,scramble=false", 4, 4, model.BRAM, PEPaper},
+	{"wcc", "uniform:v=3000,d=32,seed=2", 3, 2, model.BRAM, PEGenerated},
+	{"bfs", "layered:w=256,d=8,extra=4", 2, 9, model.OffChip, PEGenerated},
+	{"sssp", "grid:rows=30,cols=40,seed=1,maxw=50", 4, 1, model.OffChip, PEPaper},
+	{"pr", "rmat:scale=13,ef=8,seed=1", 4, 9, model.OffChip, PEGenerated},
+}
 
 // loadCase loads a sample kernel and a graph spec for the package's
 // internal tests: the graph with the weights the kernel reads, the kernel

@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/gravf-tui/gravf-tui/boards"
@@ -12,7 +13,7 @@ import (
 
 // TestCycleCoresIdentical runs cycle detail with its FPGAs stepped by one
 // core, by a crew of two and of four, and with the crew resting for a
-// while (the caller alone), on varied kernels, graphs and designs: every
+// while (the caller alone), on variedDesigns and two more: every
 // figure of the result is the same, and no helper outlives its run.
 func TestCycleCoresIdentical(t *testing.T) {
 	bd, err := boards.Get("ac510")
@@ -20,20 +21,10 @@ func TestCycleCoresIdentical(t *testing.T) {
 		t.Fatal(err)
 	}
 	goroutines := runtime.NumGoroutine()
-	for _, tc := range []struct {
-		kernel, graph string
-		fpgas, pes    int
-		mem           model.MemKind
-		pe            PEDesign
-	}{
-		{"pr", "rmat:scale=10,ef=16,seed=1", 4, 9, model.OffChip, PEGenerated},
-		{"pr", "rmat:scale=10,ef=16,seed=1,scramble=false", 4, 4, model.BRAM, PEPaper},
-		{"wcc", "uniform:v=3000,d=32,seed=2", 3, 2, model.BRAM, PEGenerated},
-		{"bfs", "layered:w=256,d=8,extra=4", 2, 9, model.OffChip, PEGenerated},
-		{"sssp", "grid:rows=30,cols=40,seed=1,maxw=50", 4, 1, model.OffChip, PEPaper},
-		{"sssp-f32", "rmat:scale=9,ef=8,seed=3", 2, 4, model.BRAM, PEGenerated},
-		{"wcc", "rmat:scale=11,ef=16,seed=1", 1, 9, model.OffChip, PEGenerated},
-	} {
+	designs := append(slices.Clone(variedDesigns),
+		designCase{"sssp-f32", "rmat:scale=9,ef=8,seed=3", 2, 4, model.BRAM, PEGenerated},
+		designCase{"wcc", "rmat:scale=11,ef=16,seed=1", 1, 9, model.OffChip, PEGenerated})
+	for _, tc := range designs {
 		t.Run(tc.kernel+"/"+tc.graph, func(t *testing.T) {
 			k, g := loadCase(t, tc.kernel, tc.graph)
 			s := &Setup{Board: bd, Kernel: k, Graph: g, FPGAs: tc.fpgas, PEs: tc.pes, Mem: tc.mem, PE: tc.pe, Filter: true, Detail: Cycle}

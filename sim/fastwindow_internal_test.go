@@ -8,16 +8,14 @@ import (
 	"time"
 
 	"github.com/gravf-tui/gravf-tui/boards"
-	"github.com/gravf-tui/gravf-tui/model"
 )
 
 // TestFastWindowsIdentical runs fast detail of GraVF-M on one core and on
 // several, with the link latency as the window and with shorter windows
 // (still conservative, so exact), and requires every result to be the
 // same field by field: cycles, supersteps, every PE's breakdown, every
-// link's words. The last design's receive FIFOs fill (four FPGAs send to
-// a crossbar that takes one item per cycle), so senders pause on their
-// credit. Six cores on four FPGAs leave helpers with nothing to claim;
+// link's words, on variedDesigns (in the last, senders pause on their
+// credit). Six cores on four FPGAs leave helpers with nothing to claim;
 // the crews that start resting (pace) are called in mid-run.
 func TestFastWindowsIdentical(t *testing.T) {
 	bd, err := boards.Get("ac510")
@@ -26,19 +24,7 @@ func TestFastWindowsIdentical(t *testing.T) {
 	}
 	pauses := 0
 	goroutines := runtime.NumGoroutine()
-	for _, tc := range []struct {
-		kernel, graph string
-		fpgas, pes    int
-		mem           model.MemKind
-		pe            PEDesign
-	}{
-		{"pr", "rmat:scale=10,ef=16,seed=1", 4, 9, model.OffChip, PEGenerated},
-		{"pr", "rmat:scale=10,ef=16,seed=1,scramble=false", 4, 4, model.BRAM, PEPaper},
-		{"wcc", "uniform:v=3000,d=32,seed=2", 3, 2, model.BRAM, PEGenerated},
-		{"bfs", "layered:w=256,d=8,extra=4", 2, 9, model.OffChip, PEGenerated},
-		{"sssp", "grid:rows=30,cols=40,seed=1,maxw=50", 4, 1, model.OffChip, PEPaper},
-		{"pr", "rmat:scale=13,ef=8,seed=1", 4, 9, model.OffChip, PEGenerated},
-	} {
+	for _, tc := range variedDesigns {
 		t.Run(tc.kernel+"/"+tc.graph, func(t *testing.T) {
 			k, g := loadCase(t, tc.kernel, tc.graph)
 			s := &Setup{Board: bd, Kernel: k, Graph: g, FPGAs: tc.fpgas, PEs: tc.pes, Mem: tc.mem, PE: tc.pe, Filter: true, Detail: Fast}
