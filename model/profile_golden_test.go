@@ -12,6 +12,7 @@ import (
 
 	"github.com/gravf-tui/gravf-tui/boards"
 	"github.com/gravf-tui/gravf-tui/graph"
+	"github.com/gravf-tui/gravf-tui/internal/datasets"
 	"github.com/gravf-tui/gravf-tui/internal/diskcache"
 	"github.com/gravf-tui/gravf-tui/kernel"
 	"github.com/gravf-tui/gravf-tui/model"
@@ -44,10 +45,11 @@ func TestProfileGolden(t *testing.T) {
 // checkProfileGolden compares the profiles of every case, through store
 // (nil: none), with the golden file.
 func checkProfileGolden(t *testing.T, store *diskcache.Store) {
+	shipped := datasets.Dir(t)
 	graphs := []string{
 		"rmat:scale=11,ef=16,seed=1", "rmat:scale=11,ef=16,seed=2,scramble=false",
 		"uniform:v=3000,d=6,seed=1", "grid:rows=16,cols=24", "layered:w=32,d=16",
-		"../../shared/datasets/karate.mtx", "../../shared/datasets/power.graph",
+		filepath.Join(shipped, "karate.mtx"), filepath.Join(shipped, "power.graph"),
 	}
 	type design struct {
 		board string
