@@ -24,8 +24,9 @@ import (
 // caller from the first and the helpers from the last, so that on two
 // free cores each keeps stepping the same FPGAs and a late helper finds
 // the rest; the caller never waits for a helper that has not claimed one.
-// Where the helpers do not keep up (the machine's other cores are busy)
-// pace has the caller step cycles alone for a while. Its round is
+// Where the helpers do not keep up or hold their FPGAs too long (the
+// machine's other cores are busy) pace has the caller step cycles alone
+// for a while. Its round is
 // cycleRound cycles (about 15 ms at 4 x 9), long enough that a helper
 // woken after a rest (100 to 200 µs on a busy machine) does not fail the
 // first round back: rounds as short as fast detail's 64 windows (a few
@@ -40,6 +41,14 @@ import (
 // to 1.55, 8 x 9 1.25; PR on rmat:scale=12: 2 x 4 0.85, 4 x 4 0.71,
 // 2 x 9 1.07, 4 x 6 1.09, 4 x 9 1.28.
 const crewMinPEs = 24
+
+// slowWait is how many polls the caller may wait for the helpers' FPGAs
+// before pace counts the cycle as one they did not help with (tens of
+// µs, many times an FPGA's cycle, which takes a few hundred polls): on a
+// machine whose cores are all
+// taken a helper's thread is descheduled while it holds an FPGA, and the
+// caller then waits a time slice for it.
+const slowWait = 4096
 
 // cycleRound is the number of cycles over which pace judges the helpers.
 const cycleRound = 4096
@@ -90,12 +99,17 @@ func (c *cycleCrew) cycle() {
 		c.left.Add(-1)
 		mine++
 	}
-	for i := 1; c.left.Load() > 0; i++ {
-		if i%256 == 0 {
+	waited := 0
+	for ; c.left.Load() > 0; waited++ {
+		if waited%256 == 255 {
 			runtime.Gosched() // a helper holds an FPGA; let it run if it shares this core
 		}
 	}
-	c.pace.count(c.n, c.n-mine, len(c.helpers)+1)
+	helped := c.n - mine
+	if waited > slowWait {
+		helped = 0 // the helper held its FPGAs too long: its thread lost its core
+	}
+	c.pace.count(c.n, helped, len(c.helpers)+1)
 }
 
 // stop ends the helpers; none is stepping an FPGA, since cycle waits for
