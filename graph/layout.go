@@ -277,15 +277,6 @@ func (l *EdgeLayout) Run(i int) (pe int, nbrs, weights []uint32) {
 	return int(l.runPE[i]), nbrs, weights
 }
 
-// Span returns where run i's arcs are in the layout's arc order, [start,
-// end): the runs' arcs follow one another in run order, so an array
-// indexed by Span keeps a figure per arc beside the layout (the
-// simulator keeps each arc's target state there).
-func (l *EdgeLayout) Span(i int) (start, end int) {
-	s, e := l.runSpan(i)
-	return int(s), int(e)
-}
-
 // runSpan returns where run i's arcs are.
 func (l *EdgeLayout) runSpan(i int) (start, end uint32) {
 	if i > 0 {

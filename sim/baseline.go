@@ -68,7 +68,7 @@ func newBaseline(s *Setup, p Params) *baseline {
 		for l := 0; l < s.PEs; l++ {
 			id := f*s.PEs + l
 			mem := s.partition.Members[id]
-			q := &bpe{applyUnit: applyUnit{id: id, fpga: f, members: mem, base: b.peBase[id], uq: newRing[item](len(mem) + UpdateQueueExtra)},
+			q := &bpe{applyUnit: applyUnit{id: id, fpga: f, members: mem, uq: newRing[item](len(mem) + UpdateQueueExtra)},
 				in: newRing[item](InFIFODepth), outstanding: newRing[resp](p.InFlight + OrderFIFOExtra), bcCompleted: -1, bcHalt: true, globFor: -1,
 				hazardSlot: make([]int64, b.hazard.slots(len(mem))), hazardMask: hazardMask(b.hazard.slots(len(mem)), len(mem)), lastAny: math.MinInt32, barrierTo: -1}
 			for o := 0; o < s.PEs+s.FPGAs; o++ {

@@ -21,13 +21,7 @@ type core struct {
 	nPE   int
 	ctx   *kernel.Ctx
 
-	// states holds the vertices' states PE by PE, each PE's in local
-	// order (slot), so that a PE's gathers and apply sweep touch its own
-	// block and not the whole array at random; Result.States is in vertex
-	// order.
 	states []uint64
-	slot   []uint32 // the state slot of each vertex
-	peBase []uint32 // the slot of each PE's first member
 	nf, nu int
 	updPay [3][]uint64 // update payloads by round mod 3, indexed by vertex
 	// msgPay holds, by round mod 3 and sender, the message of a kernel
@@ -84,15 +78,6 @@ func newCore(s *Setup, p Params) core {
 	c := core{s: s, p: p, k: k, g: g, part: s.partition, nPE: s.FPGAs * s.PEs, ctx: k.NewCtx(), offchip: s.Mem == MemOffChip}
 	c.nf, c.nu, c.nm = len(k.Checked.VertexT), len(k.Checked.UpdateT), len(k.Checked.MessageT)
 	c.states = make([]uint64, g.NumVertices()*c.nf)
-	c.slot = make([]uint32, g.NumVertices())
-	base := uint32(0)
-	for _, members := range s.partition.Members {
-		c.peBase = append(c.peBase, base)
-		for i, v := range members {
-			c.slot[v] = base + uint32(i)
-		}
-		base += uint32(len(members))
-	}
 	for i := range c.updPay {
 		c.updPay[i] = make([]uint64, g.NumVertices()*c.nu)
 	}
@@ -175,10 +160,7 @@ func (c *core) mergedSteps() []stepStats {
 	return out
 }
 
-func (c *core) state(v uint32) []uint64 { return c.stateAt(c.slot[v]) }
-
-// stateAt returns the state in slot i (see states).
-func (c *core) stateAt(i uint32) []uint64 { return c.states[int(i)*c.nf : int(i)*c.nf+c.nf] }
+func (c *core) state(v uint32) []uint64 { return c.states[int(v)*c.nf : int(v)*c.nf+c.nf] }
 
 func (c *core) stepOf(round uint32) *stepStats {
 	for int(round) >= len(c.steps) {
@@ -192,7 +174,6 @@ func (c *core) stepOf(round uint32) *stepStats {
 type applyUnit struct {
 	id, fpga int
 	members  []uint32 // local vertices in local-index order
-	base     uint32   // the state slot of the first member
 	uq       ring[item]
 	mode     peMode
 	round    uint32
@@ -213,7 +194,7 @@ func (c *core) applyStep(q *applyUnit) {
 			x.Global = c.glob.read(q.round)
 		}
 		off := int(v) * c.nu
-		if c.k.Apply(x, c.stateAt(q.base+uint32(q.applyIdx)), c.updPay[q.round%3][off:off+c.nu]) {
+		if c.k.Apply(x, c.state(v), c.updPay[q.round%3][off:off+c.nu]) {
 			if c.msgPay[0] != nil {
 				c.scatterOnce(x, v, q.round)
 			}
@@ -250,15 +231,6 @@ func (c *core) scatterOnce(x *kernel.Ctx, v, round uint32) {
 	x.Superstep = uint64(round) // as apply left it
 }
 
-// vertexStates returns the states in vertex order.
-func (c *core) vertexStates() []uint64 {
-	out := make([]uint64, len(c.states))
-	for v, i := range c.slot {
-		copy(out[v*c.nf:v*c.nf+c.nf], c.stateAt(i))
-	}
-	return out
-}
-
 // Now returns the current cycle (View).
 func (c *core) Now() int64 { return c.now }
 
@@ -288,7 +260,7 @@ func (c *core) result() *Result { return c.resultOf(c.mergedSteps()) }
 
 // resultOf collects the measurements of a run whose supersteps are steps.
 func (c *core) resultOf(steps []stepStats) *Result {
-	r := &Result{Arch: c.s.Arch, Mem: c.s.Mem, FPGAs: c.s.FPGAs, PEs: c.s.PEs, Cycles: c.now + 1, States: c.vertexStates(), Fields: c.nf}
+	r := &Result{Arch: c.s.Arch, Mem: c.s.Mem, FPGAs: c.s.FPGAs, PEs: c.s.PEs, Cycles: c.now + 1, States: c.states, Fields: c.nf}
 	fillSteps(r, steps)
 	r.PerPE = c.PEStats()
 	linkStats(r, c.links, c.p.PairWordsPerCycle)

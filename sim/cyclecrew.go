@@ -19,7 +19,7 @@ import (
 // A cycle's FPGAs take about a microsecond each to step (rmat:scale=14 at
 // 4 x 9), far less than parking and waking a goroutine, so the crew's
 // helpers live for the whole run and poll for the next cycle, parking
-// only when none comes for helperSpin (the caller's serial part between
+// only when none comes for cycleSpin (the caller's serial part between
 // cycles is well under that). The FPGAs are claimed one at a time, the
 // caller from the first and the helpers from the last, so that on two
 // free cores each keeps stepping the same FPGAs and a late helper finds
@@ -41,6 +41,14 @@ import (
 // to 1.55, 8 x 9 1.25; PR on rmat:scale=12: 2 x 4 0.85, 4 x 4 0.71,
 // 2 x 9 1.07, 4 x 6 1.09, 4 x 9 1.28.
 const crewMinPEs = 24
+
+// cycleSpin is how long a helper polls for the next cycle before it parks:
+// several times the caller's part between two cycles (the links, about a
+// microsecond), so that on free cores a helper does not park, and short,
+// so that on a machine with no core to spare a helper does not spin on
+// one another process needs. A helper that had to be woken makes pace
+// count the cycle as unhelped, so the crew rests there.
+const cycleSpin = 5 * time.Microsecond
 
 // slowWait is how many polls the caller may wait for the helpers' FPGAs
 // before pace counts the cycle as one they did not help with (tens of
@@ -92,7 +100,7 @@ func (c *cycleCrew) cycle() {
 	}
 	c.left.Store(int32(c.n))
 	c.free.Store(c.all) // after left: a helper claims only from a cycle whose count is set
-	c.wakeHelpers()
+	woken := c.wakeHelpers()
 	mine := 0
 	for k := claimBit(&c.free, false); k >= 0; k = claimBit(&c.free, false) {
 		c.step(k)
@@ -106,8 +114,11 @@ func (c *cycleCrew) cycle() {
 		}
 	}
 	helped := c.n - mine
-	if waited > slowWait {
-		helped = 0 // the helper held its FPGAs too long: its thread lost its core
+	if waited > slowWait || woken {
+		// The helper held its FPGAs too long (its thread lost its core), or
+		// had parked and had to be woken: either way it costs more than it
+		// brings.
+		helped = 0
 	}
 	c.pace.count(c.n, helped, len(c.helpers)+1)
 }
@@ -119,15 +130,20 @@ func (c *cycleCrew) stop() {
 	c.wakeHelpers()
 }
 
-func (c *cycleCrew) wakeHelpers() {
+// wakeHelpers wakes the helpers that have parked and reports whether
+// there were any.
+func (c *cycleCrew) wakeHelpers() bool {
+	woken := false
 	for _, h := range c.helpers {
 		if h.asleep.Load() {
+			woken = true
 			select {
 			case h.wake <- struct{}{}:
 			default: // a wake is pending already
 			}
 		}
 	}
+	return woken
 }
 
 // help is a helper's loop: claim FPGAs from the last while the current
@@ -151,14 +167,14 @@ func (c *cycleCrew) help(h *helper) {
 }
 
 // await polls for a cycle with FPGAs to claim (or the end) for up to
-// helperSpin and reports whether one came.
+// cycleSpin and reports whether one came.
 func (c *cycleCrew) await() bool {
 	start := time.Now()
 	for i := 1; ; i++ {
 		if c.free.Load() != 0 || c.stopped.Load() {
 			return true
 		}
-		if i%64 == 0 && time.Since(start) > helperSpin {
+		if i%64 == 0 && time.Since(start) > cycleSpin {
 			return false
 		}
 	}

@@ -38,7 +38,6 @@ type item struct {
 // msg travels from scatter to gather.
 type msg struct {
 	dst     uint32 // destination vertex
-	at      uint32 // its state slot (core.states)
 	sender  uint32
 	round   uint32
 	barrier bool
@@ -84,7 +83,6 @@ type pe struct {
 	wU       uint32
 	wRound   uint32
 	wNbrs    []uint32
-	wAt      []uint32 // the neighbours' state slots (machine.arcSlot)
 	wWeights []uint32
 	wPos     int
 	lkValid  bool
@@ -164,11 +162,6 @@ type machine struct {
 	filter   *graph.Filter
 	pes      []*pe
 	listener Listener
-	// arcSlot holds the state slot of every arc's target, parallel to
-	// the layout's arcs (EdgeLayout.Span), so that the scatter units read
-	// it in order as they read the lists instead of looking each message's
-	// destination up at random.
-	arcSlot []uint32
 	// workers is how many cores step the FPGAs of a cycle; crew is their
 	// crew while a run lasts (nil: the caller steps them alone).
 	workers int
@@ -192,7 +185,6 @@ func newMachine(s *Setup, p Params) *machine {
 		m.workers = s.cores()
 	}
 	m.layout = graph.NewEdgeLayout(s.Graph, s.partition)
-	m.arcSlot = arcSlots(m.layout, m.slot)
 	if s.Filter && s.FPGAs > 1 {
 		m.filter = graph.NewFilter(s.Graph, s.partition)
 	}
@@ -207,7 +199,7 @@ func newMachine(s *Setup, p Params) *machine {
 			id := f*s.PEs + l
 			members := s.partition.Members[id]
 			slots := m.hazard.slots(len(members))
-			q := &pe{applyUnit: applyUnit{id: id, fpga: f, members: members, base: m.peBase[id], uq: newRing[item](len(members) + UpdateQueueExtra)},
+			q := &pe{applyUnit: applyUnit{id: id, fpga: f, members: members, uq: newRing[item](len(members) + UpdateQueueExtra)},
 				in:          newRing[item](InFIFODepth),
 				msgs:        newRing[msg](MsgFIFODepth + p.ScatterLatency),
 				outstanding: newRing[resp](p.InFlight + OrderFIFOExtra),
@@ -376,7 +368,7 @@ func (m *machine) stepGatherApply(q *pe) {
 		}
 		return
 	}
-	slot := int(h.at-q.base) & q.hazardMask // the local index, or its slot
+	slot := int(m.part.Local[h.dst]) & q.hazardMask
 	if m.now < q.hazardSlot[slot] {
 		q.hazard = true
 		return
@@ -388,7 +380,7 @@ func (m *machine) stepGatherApply(q *pe) {
 		c.Msg = m.senderMsg(mg.sender, mg.round)
 	}
 	c.Sender, c.ID, c.Superstep = uint64(mg.sender), uint64(mg.dst), uint64(mg.round+1)
-	k.Gather(c, m.stateAt(mg.at))
+	k.Gather(c, m.state(mg.dst))
 	q.hazardSlot[slot], q.lastAny = m.now+m.hazard.hold, m.now
 	q.issued = true
 	q.st.Messages++
@@ -398,8 +390,8 @@ func (m *machine) stepGatherApply(q *pe) {
 
 // emit sends one edge of update u through the scatter kernel into the
 // message FIFO. The caller checks that the FIFO has room.
-func (m *machine) emit(q *pe, u, round uint32, w, at uint32, weight uint32, hasWeight bool) {
-	mg := msg{dst: w, at: at, sender: u, round: round, ready: m.now + int64(m.p.ScatterLatency), slot: -1}
+func (m *machine) emit(q *pe, u, round uint32, w uint32, weight uint32, hasWeight bool) {
+	mg := msg{dst: w, sender: u, round: round, ready: m.now + int64(m.p.ScatterLatency), slot: -1}
 	if !m.k.ScatterIsCopy() && m.msgPay[0] == nil {
 		ln := &m.lanes[q.fpga]
 		c := ln.ctx
@@ -559,8 +551,7 @@ func (m *machine) pushBarrier(q *pe, halt bool, round uint32) bool {
 
 func (m *machine) startWalk(q *pe, u, round uint32, run int) {
 	_, nbrs, ws := m.layout.Run(run)
-	lo, hi := m.layout.Span(run)
-	q.walking, q.wU, q.wRound, q.wNbrs, q.wAt, q.wWeights, q.wPos = true, u, round, nbrs, m.arcSlot[lo:hi], ws, 0
+	q.walking, q.wU, q.wRound, q.wNbrs, q.wWeights, q.wPos = true, u, round, nbrs, ws, 0
 }
 
 // walkEdge reads the walker's next edge into the scatter kernel.
@@ -569,7 +560,7 @@ func (m *machine) walkEdge(q *pe) {
 	if q.wWeights != nil {
 		w = q.wWeights[q.wPos]
 	}
-	m.emit(q, q.wU, q.wRound, q.wNbrs[q.wPos], q.wAt[q.wPos], w, q.wWeights != nil)
+	m.emit(q, q.wU, q.wRound, q.wNbrs[q.wPos], w, q.wWeights != nil)
 	q.wPos++
 	q.walking = q.wPos < len(q.wNbrs)
 	q.lastEdge = m.now
@@ -608,8 +599,7 @@ func (m *machine) stepScatterOffchip(fp *fpga, q *pe) {
 		if ws != nil {
 			w = ws[q.unpackPos]
 		}
-		lo, _ := m.layout.Span(int(r.run))
-		m.emit(q, r.u, r.round, nbrs[q.unpackPos], m.arcSlot[lo+int(q.unpackPos)], w, ws != nil)
+		m.emit(q, r.u, r.round, nbrs[q.unpackPos], w, ws != nil)
 		q.unpackPos++
 		q.scatterBusy = true
 		q.unpacking = q.unpackPos < r.hi
@@ -644,24 +634,6 @@ func (m *machine) stepScatterOffchip(fp *fpga, q *pe) {
 		_, nbrs, _ := m.layout.Run(int(it.run))
 		q.reqActive, q.reqU, q.reqRound, q.reqRun, q.reqLen, q.reqPos = true, it.v, it.round, it.run, len(nbrs), 0
 	}
-}
-
-// arcSlots returns the state slot of every arc's target in layout l, in
-// the layout's arc order.
-func arcSlots(l *graph.EdgeLayout, slot []uint32) []uint32 {
-	n := 0
-	if r := l.NumRuns(); r > 0 {
-		_, n = l.Span(r - 1)
-	}
-	out := make([]uint32, n)
-	for i := range l.NumRuns() {
-		lo, _ := l.Span(i)
-		_, nbrs, _ := l.Run(i)
-		for k, w := range nbrs {
-			out[lo+k] = slot[w]
-		}
-	}
-	return out
 }
 
 // broadcast writes item it into the input FIFO of every PE of fp, each
