@@ -144,7 +144,7 @@ func (b *baseline) run(ctx context.Context) error {
 }
 
 func (b *baseline) stepGatherApply(q *bpe) {
-	k, c := b.k, b.ctx
+	k, c := b.k, b.serial.ctx
 	switch q.mode {
 	case modeDone:
 		return
@@ -208,9 +208,9 @@ func (b *baseline) stepGatherApply(q *bpe) {
 		c.Msg = upd
 	} else {
 		c.Update, c.Neighbor, c.Degree = upd, uint64(it.dst), uint64(b.g.OutDegree(it.v))
-		if len(b.edgeBuf) > 0 {
-			b.edgeBuf[0] = uint64(it.weight)
-			c.Edge = b.edgeBuf
+		if eb := b.serial.edgeBuf; len(eb) > 0 {
+			eb[0] = uint64(it.weight)
+			c.Edge = eb
 		}
 		k.Scatter(c, b.msgBuf)
 		c.Msg = b.msgBuf

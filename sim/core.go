@@ -19,7 +19,6 @@ type core struct {
 	fpgas []*fpga
 	links []*link
 	nPE   int
-	ctx   *kernel.Ctx
 
 	states []uint64
 	nf, nu int
@@ -31,19 +30,18 @@ type core struct {
 	// message is the same value. nil otherwise.
 	msgPay   [3][]uint64
 	nm       int
-	edgeBuf  []uint64
 	hazard   hazard
 	glob     *globals // nil when the kernel has none
 	prefetch bool     // the scatter unit looks up the next list while it walks one (PEGenerated)
 	offchip  bool
 
-	now          int64
-	lastProgress int64
-	steps        []stepStats
-	units        []*applyUnit // every PE, in global order
+	now   int64
+	units []*applyUnit // every PE, in global order
 	// lanes hold what each FPGA's units write while they step a cycle,
-	// one lane per FPGA (see lane).
-	lanes []lane
+	// one lane per FPGA (see lane); serial is the lane of what steps on
+	// the caller alone (the links, the GraVF baseline's units).
+	lanes  []lane
+	serial lane
 }
 
 // lane is what the units of one FPGA write as they step: a kernel context
@@ -63,6 +61,10 @@ type lane struct {
 	_ [128 - 8 - 24 - 24 - 8]byte
 }
 
+func newLane(k *kernel.Kernel) lane {
+	return lane{ctx: k.NewCtx(), edgeBuf: make([]uint64, len(k.Checked.EdgeT)), progressed: math.MinInt64}
+}
+
 func (l *lane) progress(now int64) { l.progressed = now }
 
 // stepOf returns the lane's counters of superstep round.
@@ -75,25 +77,25 @@ func (l *lane) stepOf(round uint32) *stepStats {
 
 func newCore(s *Setup, p Params) core {
 	k, g := s.Kernel, s.Graph
-	c := core{s: s, p: p, k: k, g: g, part: s.partition, nPE: s.FPGAs * s.PEs, ctx: k.NewCtx(), offchip: s.Mem == MemOffChip}
+	c := core{s: s, p: p, k: k, g: g, part: s.partition, nPE: s.FPGAs * s.PEs, serial: newLane(k), offchip: s.Mem == MemOffChip}
 	c.nf, c.nu, c.nm = len(k.Checked.VertexT), len(k.Checked.UpdateT), len(k.Checked.MessageT)
 	c.states = make([]uint64, g.NumVertices()*c.nf)
 	for i := range c.updPay {
 		c.updPay[i] = make([]uint64, g.NumVertices()*c.nu)
 	}
-	c.edgeBuf = make([]uint64, len(k.Checked.EdgeT))
 	c.hazard = newHazard(p)
 	c.glob = newGlobals(k, c.nPE)
 	c.prefetch = s.PE != PEPaper
 	for v := 0; v < g.NumVertices(); v++ {
-		c.ctx.ID, c.ctx.Degree = uint64(v), uint64(g.OutDegree(uint32(v)))
-		k.Init(c.ctx, c.state(uint32(v)))
+		x := c.serial.ctx
+		x.ID, x.Degree = uint64(v), uint64(g.OutDegree(uint32(v)))
+		k.Init(x, c.state(uint32(v)))
 	}
 	for f := 0; f < s.FPGAs; f++ {
 		c.fpgas = append(c.fpgas, &fpga{id: f, out: make([]*link, s.FPGAs)})
-		c.lanes = append(c.lanes, lane{ctx: k.NewCtx(), edgeBuf: make([]uint64, len(k.Checked.EdgeT)), progressed: math.MinInt64})
+		c.lanes = append(c.lanes, newLane(k))
 	}
-	c.steps = []stepStats{{}}
+	c.serial.steps = []stepStats{{}}
 	return c
 }
 
@@ -118,11 +120,11 @@ func (c *core) makeLinks(cost float64, perPE int) {
 	}
 }
 
-func (c *core) progress() { c.lastProgress = c.now }
+func (c *core) progress() { c.serial.progress(c.now) }
 
 // progressed returns the last cycle in which anything moved, on any lane.
 func (c *core) progressed() int64 {
-	last := c.lastProgress
+	last := c.serial.progressed
 	for i := range c.lanes {
 		last = max(last, c.lanes[i].progressed)
 	}
@@ -131,14 +133,14 @@ func (c *core) progressed() int64 {
 
 // stepCount is the number of supersteps any unit has reached.
 func (c *core) stepCount() int {
-	n := len(c.steps)
+	n := len(c.serial.steps)
 	for i := range c.lanes {
 		n = max(n, len(c.lanes[i].steps))
 	}
 	return n
 }
 
-// mergedSteps adds up the lanes' superstep counters and the core's: the
+// mergedSteps adds up the lanes' superstep counters: the
 // activity and messages are sums, a superstep starts at the first cycle
 // any unit saw it start (0 stands for not seen, superstep 0 aside).
 func (c *core) mergedSteps() []stepStats {
@@ -153,7 +155,7 @@ func (c *core) mergedSteps() []stepStats {
 			o.messages += st.messages
 		}
 	}
-	add(c.steps)
+	add(c.serial.steps)
 	for i := range c.lanes {
 		add(c.lanes[i].steps)
 	}
@@ -162,12 +164,7 @@ func (c *core) mergedSteps() []stepStats {
 
 func (c *core) state(v uint32) []uint64 { return c.states[int(v)*c.nf : int(v)*c.nf+c.nf] }
 
-func (c *core) stepOf(round uint32) *stepStats {
-	for int(round) >= len(c.steps) {
-		c.steps = append(c.steps, stepStats{})
-	}
-	return &c.steps[round]
-}
+func (c *core) stepOf(round uint32) *stepStats { return c.serial.stepOf(round) }
 
 // applyUnit is the apply side of a PE: its vertices, the sweep and the
 // update queue.

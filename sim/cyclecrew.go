@@ -6,32 +6,6 @@ import (
 	"time"
 )
 
-// Cycle detail's FPGAs on more than one core. Within a cycle an FPGA's
-// gather, apply, scatter and crossbar read and write only its own PEs,
-// its own memory arbiter, the receive side of the links that arrive at it
-// and the send side of those that leave it, and the states of its own
-// vertices (lane holds its counters, its progress and its kernel
-// context); what crosses FPGAs, the links' serialisation and delivery and
-// the stall accounting, runs after every FPGA has stepped, on the caller.
-// So the FPGAs of one cycle may step in any order and at once, and a run
-// is the same on any number of cores (TestCycleCoresIdentical).
-//
-// A cycle's FPGAs take about a microsecond each to step (rmat:scale=14 at
-// 4 x 9), far less than parking and waking a goroutine, so the crew's
-// helpers live for the whole run and poll for the next cycle, parking
-// only when none comes for cycleSpin (the caller's serial part between
-// cycles is well under that). The FPGAs are claimed one at a time, the
-// caller from the first and the helpers from the last, so that on two
-// free cores each keeps stepping the same FPGAs and a late helper finds
-// the rest; the caller never waits for a helper that has not claimed one.
-// Where the helpers do not keep up or hold their FPGAs too long (the
-// machine's other cores are busy) pace has the caller step cycles alone
-// for a while. Its round is
-// cycleRound cycles (about 15 ms at 4 x 9), long enough that a helper
-// woken after a rest (100 to 200 µs on a busy machine) does not fail the
-// first round back: rounds as short as fast detail's 64 windows (a few
-// hundred µs of cycles) sent the crew into rests that doubled for
-// no reason.
 // crewMinPEs is the smallest system whose cycles a crew steps. Below it
 // a cycle's work is too little to share: the hand-over of each cycle
 // costs about what stepping ten PEs does. WCC on rmat:scale=14, off-chip,
@@ -53,16 +27,42 @@ const cycleSpin = 5 * time.Microsecond
 // slowWait is how many polls the caller may wait for the helpers' FPGAs
 // before pace counts the cycle as one they did not help with (tens of
 // µs, many times an FPGA's cycle, which takes a few hundred polls): on a
-// machine whose cores are all
-// taken a helper's thread is descheduled while it holds an FPGA, and the
-// caller then waits a time slice for it.
+// machine whose cores are all taken a helper's thread is descheduled
+// while it holds an FPGA, and the caller then waits a time slice for it.
 const slowWait = 4096
 
 // cycleRound is the number of cycles over which pace judges the helpers.
 const cycleRound = 4096
 
+// cycleCrew steps cycle detail's FPGAs on more than one core. Within a
+// cycle an FPGA's gather, apply, scatter and crossbar read and write only
+// its own PEs,
+// its own memory arbiter, the receive side of the links that arrive at it
+// and the send side of those that leave it, and the states of its own
+// vertices (lane holds its counters, its progress and its kernel
+// context); what crosses FPGAs, the links' serialisation and delivery and
+// the stall accounting, runs after every FPGA has stepped, on the caller.
+// So the FPGAs of one cycle may step in any order and at once, and a run
+// is the same on any number of cores (TestCycleCoresIdentical).
+//
+// A cycle's FPGAs take about a microsecond each to step (rmat:scale=14 at
+// 4 x 9), far less than parking and waking a goroutine, so the crew's
+// helpers live for the whole run and poll for the next cycle, parking
+// only when none comes for cycleSpin (the caller's serial part between
+// cycles is well under that). The FPGAs are claimed one at a time, the
+// caller from the first and the helpers from the last, so that on two
+// free cores each keeps stepping the same FPGAs and a late helper finds
+// the rest; the caller never waits for a helper that has not claimed one.
+// Where the helpers do not keep up or hold their FPGAs too long (the
+// machine's other cores are busy) pace has the caller step cycles alone
+// for a while. Its round is cycleRound cycles (about 15 ms at 4 x 9),
+// long enough that a helper woken after a rest (100 to 200 µs on a busy
+// machine) does not fail the first round back: rounds as short as fast
+// detail's 64 windows (a few hundred µs of cycles) sent the crew into
+// rests that doubled for no reason.
 type cycleCrew struct {
 	step    func(k int) // steps FPGA k through the current cycle
+	ready   func() bool // a cycle has FPGAs to claim, or the crew has stopped
 	n       int
 	all     uint64
 	helpers []*helper
@@ -81,6 +81,7 @@ type cycleCrew struct {
 // cycle, the n FPGAs of each cycle, until stop; p paces them.
 func startCycleCrew(n, helpers int, p *pace, step func(k int)) *cycleCrew {
 	c := &cycleCrew{step: step, n: n, all: ^uint64(0) >> (64 - n), pace: p}
+	c.ready = func() bool { return c.free.Load() != 0 || c.stopped.Load() }
 	for range helpers {
 		h := &helper{wake: make(chan struct{}, 1)}
 		c.helpers = append(c.helpers, h)
@@ -154,7 +155,7 @@ func (c *cycleCrew) help(h *helper) {
 			c.step(k)
 			c.left.Add(-1)
 		}
-		if !c.await() {
+		if !spin(cycleSpin, c.ready) {
 			// Mark the helper asleep before the last look, so that either
 			// it sees the cycle or the caller sees it asleep and wakes it.
 			h.asleep.Store(true)
@@ -162,20 +163,6 @@ func (c *cycleCrew) help(h *helper) {
 				<-h.wake
 			}
 			h.asleep.Store(false)
-		}
-	}
-}
-
-// await polls for a cycle with FPGAs to claim (or the end) for up to
-// cycleSpin and reports whether one came.
-func (c *cycleCrew) await() bool {
-	start := time.Now()
-	for i := 1; ; i++ {
-		if c.free.Load() != 0 || c.stopped.Load() {
-			return true
-		}
-		if i%64 == 0 && time.Since(start) > cycleSpin {
-			return false
 		}
 	}
 }

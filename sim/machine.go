@@ -313,22 +313,19 @@ func (m *machine) stepFPGA(fp *fpga) {
 	}
 }
 
-// settleCycle accounts the cycle just stepped, which stepFPGA would
-// otherwise do at the start of the next one, on the core that steps the
-// FPGA (its PEs' flags are in that core's cache): a listener reads the
-// breakdown after every cycle, and a run's result after its last.
-func (m *machine) settleCycle() {
+// settle accounts the cycle stepped last if it is pending, which
+// stepFPGA would otherwise do at the start of the next one, on the core
+// that steps the FPGA (its PEs' flags are in that core's cache): a
+// listener reads the breakdown after every cycle, and a run's result
+// after its last.
+func (m *machine) settle() {
+	if !m.pending {
+		return
+	}
 	for _, fp := range m.fpgas {
 		m.account(fp)
 	}
-}
-
-// settle accounts the last cycle stepped, once the run ends.
-func (m *machine) settle() {
-	if m.pending {
-		m.settleCycle()
-		m.pending = false
-	}
+	m.pending = false
 }
 
 // stepGatherApply advances the gather/apply unit of one PE.
