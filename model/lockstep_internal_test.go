@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -38,7 +39,7 @@ func TestReadyOrderIsTheSweepOrder(t *testing.T) {
 				t.Fatal(err)
 			}
 			lists := newPELists(g, part, Hazard{Hold: 1})
-			w := newProfiler(g, part, ProfileOptions{Arch: GraVFM}, lists)
+			w := newProfiler(g, part, ProfileOptions{Arch: GraVFM}, lists, 1)
 			var senders []uint32
 			sends := make([]bool, g.NumVertices())
 			for u := 0; u < g.NumVertices(); u += tc.every {
@@ -94,7 +95,7 @@ func TestLockstepEndsAtAnyLinkLatency(t *testing.T) {
 	for _, lat := range []int{0, -1, -40} {
 		opt := ProfileOptions{Arch: GraVFM, Mem: OffChip, PE: PEGenerated, Filter: true,
 			Hazard: Hazard{Hold: 2, Slots: HazardSlots}, EdgesPerWord: 4, InFlight: 8, MemLatency: 20, LinkLatency: lat}
-		w := newProfiler(g, part, opt, newPELists(g, part, opt.Hazard))
+		w := newProfiler(g, part, opt, newPELists(g, part, opt.Hazard), 2)
 		done := make(chan StepWork, 1)
 		go func() { done <- w.step(senders) }()
 		select {
@@ -135,15 +136,70 @@ func BenchmarkLockstep(b *testing.B) {
 				}
 				sets = append(sets, s)
 			}
-			w := newProfiler(g, part, opt, newPELists(g, part, opt.Hazard))
-			b.ResetTimer()
-			c0 := processCPU()
-			for range b.N {
-				for _, s := range sets {
-					w.step(s)
+			lists := newPELists(g, part, opt.Hazard)
+			for _, cores := range []int{1, 2} {
+				b.Run(fmt.Sprintf("cores=%d", cores), func(b *testing.B) {
+					w := newProfiler(g, part, opt, lists, cores)
+					c0 := processCPU()
+					for range b.N {
+						for _, s := range sets {
+							w.step(s)
+						}
+					}
+					b.ReportMetric((processCPU()-c0).Seconds()/float64(b.N), "cpu-s/op")
+				})
+			}
+		})
+	}
+}
+
+// TestLockstepCrewMovesAsOneCore follows supersteps of varied graphs and
+// designs with the recursion on one core and with a crew of two and
+// three: every figure of every superstep must be the same, since within
+// a window no FPGA reads what another writes.
+func TestLockstepCrewMovesAsOneCore(t *testing.T) {
+	offChip := ProfileOptions{Arch: GraVFM, Mem: OffChip, PE: PEGenerated, Filter: true,
+		Hazard: Hazard{Hold: 2, Slots: HazardSlots}, EdgesPerWord: 4, InFlight: 8, MemLatency: 20, LinkLatency: 40}
+	bram := ProfileOptions{Arch: GraVFM, Mem: BRAM, PE: PEGenerated, Filter: true, Hazard: Hazard{Hold: 5}, LinkLatency: 188}
+	paper := ProfileOptions{Arch: GraVFM, Mem: BRAM, PE: PEPaper, Hazard: Hazard{Hold: 1}, LinkLatency: 3}
+	for _, tc := range []struct {
+		spec   string
+		nF, nP int
+		opt    ProfileOptions
+	}{
+		{"rmat:scale=12,ef=16,seed=1", 4, 9, offChip},
+		{"rmat:scale=12,ef=16,seed=1,scramble=false", 4, 9, bram},
+		{"uniform:v=6000,d=8,seed=2", 3, 4, offChip},
+		{"grid:rows=60,cols=70", 2, 3, paper},
+		{"layered:w=64,d=64", 4, 2, bram},
+	} {
+		t.Run(fmt.Sprintf("%s/%dx%d/%s", tc.spec, tc.nF, tc.nP, tc.opt.Mem), func(t *testing.T) {
+			g, err := graph.Load(tc.spec, graph.ReadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			part, err := graph.NewPartition(context.Background(), g, graph.PartitionOptions{FPGAs: tc.nF, PEs: tc.nP})
+			if err != nil {
+				t.Fatal(err)
+			}
+			lists := newPELists(g, part, tc.opt.Hazard)
+			one := newProfiler(g, part, tc.opt, lists, 1)
+			for _, cores := range []int{2, 3} {
+				crew := newProfiler(g, part, tc.opt, lists, cores)
+				for _, every := range []int{1, 2, 7, 301} {
+					var senders []uint32
+					for v := 0; v < g.NumVertices(); v += every {
+						senders = append(senders, uint32(v))
+					}
+					want, got := one.step(senders), crew.step(senders)
+					if !reflect.DeepEqual(got, want) {
+						t.Errorf("%d cores, every %d-th vertex sends: %+v, want %+v", cores, every, got, want)
+					}
+				}
+				if crew.lk.dealt == 0 {
+					t.Errorf("%d cores: no window was dealt out", cores)
 				}
 			}
-			b.ReportMetric((processCPU()-c0).Seconds()/float64(b.N), "cpu-s/op")
 		})
 	}
 }

@@ -186,11 +186,13 @@ func profileSets(ctx context.Context, g *graph.Graph, part *graph.Partition, act
 			mu.Unlock()
 		}
 	}
+	// Fewer sets than cores leave cores to each set's recursion.
+	cores := max(1, runtime.GOMAXPROCS(0)/max(len(act.Sets), 1))
 	for range min(runtime.GOMAXPROCS(0), len(act.Sets)+1) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := newProfiler(g, part, opt, lists)
+			w := newProfiler(g, part, opt, lists, cores)
 			for {
 				i := int(next.Add(1)) - 1
 				switch {
@@ -234,11 +236,13 @@ type profiler struct {
 
 	lk    *lockstep // GraVF-M only
 	lists *peLists  // GraVF-M only
+	// cores is how many cores one superstep's recursion may use.
+	cores int
 }
 
-func newProfiler(g *graph.Graph, part *graph.Partition, opt ProfileOptions, lists *peLists) *profiler {
+func newProfiler(g *graph.Graph, part *graph.Partition, opt ProfileOptions, lists *peLists, cores int) *profiler {
 	nPE := part.NumPEs()
-	w := &profiler{g: g, part: part, opt: opt, nPE: nPE, nF: part.FPGAs, lists: lists,
+	w := &profiler{g: g, part: part, opt: opt, nPE: nPE, nF: part.FPGAs, lists: lists, cores: cores,
 		edges: make([]int64, nPE), stall: make([]float64, nPE),
 		scatter: make([]float64, nPE), words: make([]int64, nPE),
 		xbar: make([]int64, part.FPGAs), local: make([]int64, part.FPGAs), link: make([]int64, part.FPGAs*part.FPGAs), end: make([]float64, part.FPGAs)}

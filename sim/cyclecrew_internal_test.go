@@ -33,7 +33,7 @@ func TestCycleCoresIdentical(t *testing.T) {
 			for _, v := range []struct{ workers, alone int }{{1, 0}, {2, 0}, {4, 0}, {2, 500}} {
 				m := newMachine(s, p)
 				m.workers = v.workers
-				m.pace.rest = v.alone
+				m.pace.RestFor(v.alone)
 				if err := m.run(context.Background()); err != nil {
 					t.Fatal(err)
 				}

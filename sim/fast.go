@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"strings"
 
+	"github.com/gravf-tui/gravf-tui/crew"
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
 )
@@ -62,8 +63,8 @@ type fastM struct {
 	// windows so far.
 	lookahead int64
 	workers   int
-	crew      *crew
-	pace      pace
+	crew      *crew.Windows
+	pace      crew.Pace
 	active    []*fxFPGA
 	windows   int
 	checkedAt int64 // the cycle of the last look for cancellation

@@ -137,7 +137,7 @@ func BenchmarkFastParts(b *testing.B) {
 			}
 			b.ReportMetric(float64(f.windows), "windows")
 			b.ReportMetric(float64(pauses)/float64(f.windows), "pauses/window")
-			b.ReportMetric(float64(f.pace.rested)/float64(f.windows), "alone/window")
+			b.ReportMetric(float64(f.pace.Rested)/float64(f.windows), "alone/window")
 		})
 	}
 }

@@ -1,6 +1,10 @@
 package sim
 
-import "math"
+import (
+	"math"
+
+	"github.com/gravf-tui/gravf-tui/crew"
+)
 
 // Fast detail of GraVF-M steps its FPGAs in parallel. The FPGAs meet only
 // through links, and an item serialised onto a link in cycle t arrives in
@@ -9,7 +13,7 @@ import "math"
 // T + LinkLatency on its own clock, as nothing sent in that window arrives
 // inside it. The FPGAs of a window are shared by the cores (a crew of
 // helper goroutines that live for the whole advance claims them one by one
-// with the caller, fastcrew.go), and they meet at its end, where a barrier
+// with the caller, crew.Windows), and they meet at its end, where a barrier
 // moves what each serialised onto the receivers' wires.
 //
 // The one thing a sender reads of its receiver without latency is the
@@ -37,9 +41,9 @@ import "math"
 // FPGA sleeps are skipped.
 func (f *fastM) advance(final bool) error {
 	if f.workers > 1 {
-		f.crew = f.startCrew(f.workers - 1)
+		f.crew = crew.StartWindows(f.workers-1, &f.pace)
 		defer func() {
-			f.crew.stop()
+			f.crew.Stop()
 			f.crew = nil
 		}()
 	}
@@ -81,7 +85,9 @@ func (f *fastM) advance(final bool) error {
 }
 
 // runWindow steps every FPGA with cycles before w to handle through them,
-// on up to f.workers cores (fastcrew.go).
+// on up to f.workers cores (a crew.Windows). Which core steps an FPGA
+// does not change what it computes: the FPGAs of a window share nothing
+// but read-only state.
 func (f *fastM) runWindow(w int64, final bool) {
 	act := f.active[:0]
 	for _, x := range f.fpgas {
@@ -90,13 +96,13 @@ func (f *fastM) runWindow(w int64, final bool) {
 		}
 	}
 	f.active = act
-	if len(act) < 2 || f.crew == nil || f.pace.resting() {
+	if f.crew == nil {
 		for _, x := range act {
 			f.runFPGA(x, w, final)
 		}
 		return
 	}
-	f.runCrew(act, w, final)
+	f.crew.Run(len(act), func(k int) { f.runFPGA(act[k], w, final) })
 }
 
 // runFPGA steps FPGA x through the cycles before w, with the rules of one

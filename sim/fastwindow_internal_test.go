@@ -37,7 +37,7 @@ func TestFastWindowsIdentical(t *testing.T) {
 			}{{1, 0, 0}, {2, 0, 0}, {4, 0, 0}, {2, 1, 0}, {3, 7, 0}, {2, 61, 0}, {6, 0, 0}, {2, 0, 50}, {3, 3, 300}} {
 				f := newFastM(context.Background(), s, p)
 				f.workers = v.workers
-				f.pace.rest = v.alone
+				f.pace.RestFor(v.alone)
 				if v.lookahead > 0 {
 					f.lookahead = min(f.lookahead, v.lookahead)
 				}
@@ -70,29 +70,5 @@ func TestFastWindowsIdentical(t *testing.T) {
 			t.Fatalf("%d goroutines after the runs, %d before", runtime.NumGoroutine(), goroutines)
 		}
 		time.Sleep(time.Millisecond)
-	}
-}
-
-// TestWindowClaim claims a window's FPGAs from both ends, as the caller
-// and the helpers of a crew do, and requires each to be claimed once:
-// the caller's from the first, the helpers' from the last.
-func TestWindowClaim(t *testing.T) {
-	for _, tc := range []struct {
-		n     int
-		order []bool // true: a helper claims
-		want  []int
-	}{
-		{2, []bool{false, true, false}, []int{0, 1, -1}},
-		{4, []bool{false, true, false, true, true}, []int{0, 3, 1, 2, -1}},
-		{4, []bool{true, true, true, true, false}, []int{3, 2, 1, 0, -1}},
-		{64, []bool{false, true}, []int{0, 63}},
-	} {
-		wn := &window{}
-		wn.free.Store(^uint64(0) >> (64 - tc.n))
-		for i, last := range tc.order {
-			if got := wn.claim(last); got != tc.want[i] {
-				t.Errorf("%d FPGAs, claim %d (helper %v): %d, want %d", tc.n, i, last, got, tc.want[i])
-			}
-		}
 	}
 }

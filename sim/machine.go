@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/gravf-tui/gravf-tui/crew"
 	"github.com/gravf-tui/gravf-tui/graph"
 	"github.com/gravf-tui/gravf-tui/kernel"
 )
@@ -165,8 +166,8 @@ type machine struct {
 	// workers is how many cores step the FPGAs of a cycle; crew is their
 	// crew while a run lasts (nil: the caller steps them alone).
 	workers int
-	crew    *cycleCrew
-	pace    pace
+	crew    *crew.Cycles
+	pace    crew.Pace
 	// pending says the cycle stepped last is not accounted yet: the next
 	// stepFPGA of each FPGA accounts it, or settle once the run ends.
 	pending bool
@@ -222,7 +223,7 @@ func (m *machine) run(ctx context.Context) error {
 	maxCycles, maxSteps := m.s.MaxCycles, m.s.maxSupersteps()
 	stepAll := m.stepper()
 	if m.crew != nil {
-		defer m.crew.stop()
+		defer m.crew.Stop()
 	}
 	defer m.settle()
 	for {
@@ -267,9 +268,8 @@ func (m *machine) run(ctx context.Context) error {
 // which couples the FPGAs within a cycle, so it steps them in order.
 func (m *machine) stepper() func() {
 	if m.workers > 1 && m.glob == nil && len(m.fpgas) > 1 {
-		m.pace.round = cycleRound
-		m.crew = startCycleCrew(len(m.fpgas), min(m.workers, len(m.fpgas))-1, &m.pace, func(k int) { m.stepFPGA(m.fpgas[k]) })
-		return m.crew.cycle
+		m.crew = crew.StartCycles(len(m.fpgas), min(m.workers, len(m.fpgas))-1, &m.pace, func(k int) { m.stepFPGA(m.fpgas[k]) })
+		return m.crew.Cycle
 	}
 	return func() {
 		for _, fp := range m.fpgas {
@@ -281,7 +281,7 @@ func (m *machine) stepper() func() {
 // stepFPGA steps the units of one FPGA through the current cycle: every
 // PE's gather or apply, then its scatter, the PEs meeting the memory
 // arbiter in an order that rotates every cycle, then the crossbar. It
-// reads and writes nothing of another FPGA (see cycleCrew).
+// reads and writes nothing of another FPGA (see cyclecrew.go).
 func (m *machine) stepFPGA(fp *fpga) {
 	if m.pending {
 		m.account(fp) // the cycle before, as it left the PEs' flags
