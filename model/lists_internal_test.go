@@ -31,14 +31,7 @@ func TestPEListsMatchTheGraph(t *testing.T) {
 		{"uniform:v=20000,d=40,seed=5", 2, 2100, Hazard{Hold: 2, Slots: HazardSlots}},
 	} {
 		t.Run(fmt.Sprintf("%s/%dx%d/%+v", tc.spec, tc.nF, tc.nP, tc.h), func(t *testing.T) {
-			g, err := graph.Load(tc.spec, graph.ReadOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			part, err := graph.NewPartition(context.Background(), g, graph.PartitionOptions{FPGAs: tc.nF, PEs: tc.nP})
-			if err != nil {
-				t.Fatal(err)
-			}
+			g, part := partitioned(t, tc.spec, tc.nF, tc.nP)
 			pl := newPELists(g, part, tc.h)
 			for u := range uint32(g.NumVertices()) {
 				checkPEList(t, g, part, pl, tc.h, u)

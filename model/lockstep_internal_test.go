@@ -30,14 +30,7 @@ func TestReadyOrderIsTheSweepOrder(t *testing.T) {
 		{"grid:rows=5,cols=7", 4, 9, 1},
 	} {
 		t.Run(fmt.Sprintf("%s/%dx%d/every%d", tc.spec, tc.nF, tc.nP, tc.every), func(t *testing.T) {
-			g, err := graph.Load(tc.spec, graph.ReadOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			part, err := graph.NewPartition(context.Background(), g, graph.PartitionOptions{FPGAs: tc.nF, PEs: tc.nP})
-			if err != nil {
-				t.Fatal(err)
-			}
+			g, part := partitioned(t, tc.spec, tc.nF, tc.nP)
 			lists := newPELists(g, part, Hazard{Hold: 1})
 			w := newProfiler(g, part, ProfileOptions{Arch: GraVFM}, lists, 1)
 			var senders []uint32
@@ -174,14 +167,7 @@ func TestLockstepCrewMovesAsOneCore(t *testing.T) {
 		{"layered:w=64,d=64", 4, 2, bram},
 	} {
 		t.Run(fmt.Sprintf("%s/%dx%d/%s", tc.spec, tc.nF, tc.nP, tc.opt.Mem), func(t *testing.T) {
-			g, err := graph.Load(tc.spec, graph.ReadOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			part, err := graph.NewPartition(context.Background(), g, graph.PartitionOptions{FPGAs: tc.nF, PEs: tc.nP})
-			if err != nil {
-				t.Fatal(err)
-			}
+			g, part := partitioned(t, tc.spec, tc.nF, tc.nP)
 			lists := newPELists(g, part, tc.opt.Hazard)
 			one := newProfiler(g, part, tc.opt, lists, 1)
 			for _, cores := range []int{2, 3} {
@@ -202,4 +188,19 @@ func TestLockstepCrewMovesAsOneCore(t *testing.T) {
 			}
 		})
 	}
+}
+
+// partitioned loads graph spec and partitions it over nF x nP PEs with
+// the default partitioner.
+func partitioned(t testing.TB, spec string, nF, nP int) (*graph.Graph, *graph.Partition) {
+	t.Helper()
+	g, err := graph.Load(spec, graph.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, err := graph.NewPartition(context.Background(), g, graph.PartitionOptions{FPGAs: nF, PEs: nP})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, part
 }
