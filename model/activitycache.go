@@ -39,7 +39,7 @@ func ReferenceActivity(ctx context.Context, k *kernel.Kernel, g *graph.Graph, op
 			return a, nil
 		}
 	}
-	a, _, err := RecordActivity(ctx, k, g, opt)
+	a, err := referenceRun(ctx, k, g, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -48,6 +48,50 @@ func ReferenceActivity(ctx context.Context, k *kernel.Kernel, g *graph.Graph, op
 		a.store, a.key = store, key
 	}
 	return a, nil
+}
+
+// referenceRun records k's activity on g: derived from the graph alone
+// when every vertex sends in the same supersteps (deriveActivity), else
+// by running the reference engine (RecordActivity).
+func referenceRun(ctx context.Context, k *kernel.Kernel, g *graph.Graph, opt kernel.RunOptions) (*Activity, error) {
+	if a, ok := deriveActivity(k, g, opt.MaxSupersteps); ok {
+		a.replay(opt)
+		return a, nil
+	}
+	a, _, err := RecordActivity(ctx, k, g, opt)
+	return a, err
+}
+
+// deriveActivity returns the activity of a kernel whose send reads only
+// the superstep (kernel.SendsBySuperstep) without running it: every
+// vertex sends in the supersteps in which it says so, up to the first in
+// which it does not, which is the run's last (as the engine's run ends
+// after the first superstep without a sender). It reports false for any
+// other kernel, and for a run that would reach the superstep limit, which
+// the engine reports as its error.
+func deriveActivity(k *kernel.Kernel, g *graph.Graph, maxSupersteps int) (*Activity, bool) {
+	sends, ok := k.SendsBySuperstep()
+	if !ok {
+		return nil, false
+	}
+	n := g.NumVertices()
+	if maxSupersteps <= 0 {
+		maxSupersteps = kernel.DefaultMaxSupersteps(n)
+	}
+	all := make([]uint32, n)
+	for v := range all {
+		all[v] = uint32(v)
+	}
+	a := NewActivity()
+	rec := a.Recorder(g.OutDegree)
+	for s := range maxSupersteps {
+		if n == 0 || !sends(s) {
+			rec(s, nil)
+			return a, true
+		}
+		rec(s, all)
+	}
+	return nil, false
 }
 
 // activityKey hashes what a reference run depends on: the graph's
