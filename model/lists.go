@@ -41,9 +41,10 @@ type peLists struct {
 	// need them. Where a vertex's arcs on one FPGA start is the end of its
 	// run before them (from), not a table per vertex and FPGA (16 MB on
 	// rmat:scale=20 at 4 FPGAs).
-	loc  []uint32
-	slot []uint8
-	aoff []uint32
+	loc   []uint32
+	loc16 []uint16 // loc where no PE holds more than 65,536 vertices
+	slot  []uint8
+	aoff  []uint32
 }
 
 // peRun is the part of a vertex's list that one PE holds: its arcs from
@@ -67,6 +68,8 @@ func newPELists(g *graph.Graph, part *graph.Partition, h Hazard) *peLists {
 	switch {
 	case withLocal && h.Slots > 0:
 		pl.slot = make([]uint8, g.NumArcs())
+	case withLocal && fullestPE(part) <= 1<<16:
+		pl.loc16 = make([]uint16, g.NumArcs())
 	case withLocal:
 		pl.loc = make([]uint32, g.NumArcs())
 	}
@@ -102,6 +105,15 @@ func newPELists(g *graph.Graph, part *graph.Partition, h Hazard) *peLists {
 	}
 	wg.Wait()
 	return pl
+}
+
+// fullestPE returns the number of vertices of part's fullest PE.
+func fullestPE(part *graph.Partition) int {
+	most := 0
+	for _, m := range part.Members {
+		most = max(most, len(m))
+	}
+	return most
 }
 
 // sweepOrder lists the vertices in the order the apply sweeps queue them:
@@ -260,6 +272,12 @@ func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists,
 			for _, d := range s.dest {
 				q := uint16(d >> dest.shift)
 				pl.slot[s.start[q]] = uint8(d)
+				s.start[q]++
+			}
+		case pl.loc16 != nil:
+			for _, d := range s.dest {
+				q := uint16(d >> dest.shift)
+				pl.loc16[s.start[q]] = uint16(d)
 				s.start[q]++
 			}
 		default:

@@ -539,6 +539,8 @@ func (lk *lockstep) take(ln *lane, s int64, at uint32, n int) {
 // each, as the request stage issues them after ln.free (request).
 func (lk *lockstep) walk(ln *lane, first int64, at uint32, n, perWord int) {
 	switch pl := lk.lists; {
+	case pl.loc16 != nil:
+		walkHeld(lk, ln, first, pl.loc16[at:int(at)+n], perWord)
 	case pl.loc != nil:
 		walkHeld(lk, ln, first, pl.loc[at:int(at)+n], perWord)
 	case pl.slot != nil:
@@ -558,7 +560,7 @@ func (lk *lockstep) walk(ln *lane, first int64, at uint32, n, perWord int) {
 // starts the superstep at never: the walker's wait for the message
 // slots before it needs no test of whether there was one), and gather's
 // start is in the last issue (a lane's first message issues at it).
-func walkHeld[K uint8 | uint32](lk *lockstep, ln *lane, first int64, keys []K, perWord int) {
+func walkHeld[K uint8 | uint16 | uint32](lk *lockstep, ln *lane, first int64, keys []K, perWord int) {
 	opt := &lk.w.opt
 	hold, lat, memLat := int64(opt.Hazard.Hold), int64(opt.ScatterLatency), int64(opt.MemLatency)
 	base := lk.base

@@ -207,11 +207,7 @@ func (ps *Profiles) fullest(ctx context.Context, nF, nP int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	most := 0
-	for _, m := range part.Members {
-		most = max(most, len(m))
-	}
-	return most, nil
+	return fullestPE(part), nil
 }
 
 // Use gives the profiles a partition made elsewhere (the simulator's),
