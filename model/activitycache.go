@@ -18,7 +18,9 @@ const (
 )
 
 // ReferenceActivity returns the activity of the BSP reference run of k on
-// g: read from store when it holds one for this graph, kernel and
+// g: derived from the graph when k's send reads only the superstep
+// (deriveActivity: one pass over the vertices, not worth a cache entry),
+// else read from store when it holds one for this graph, kernel and
 // superstep limit, else recorded (RecordActivity) and stored. The
 // activity remembers store and its key, so that the profiles made of it
 // (NewProfiles) are cached too. opt.Progress and opt.Senders see every
@@ -32,6 +34,13 @@ func ReferenceActivity(ctx context.Context, k *kernel.Kernel, g *graph.Graph, op
 			store = nil // a kernel the key cannot describe is not cached
 		}
 	}
+	if a, ok := deriveActivity(k, g, opt.MaxSupersteps); ok {
+		if store != nil {
+			a.store, a.key = store, key
+		}
+		a.replay(opt)
+		return a, nil
+	}
 	if data, ok := store.Get(activityKind, key); ok {
 		if a, err := decodeActivity(data, g); err == nil {
 			a.store, a.key = store, key
@@ -39,7 +48,7 @@ func ReferenceActivity(ctx context.Context, k *kernel.Kernel, g *graph.Graph, op
 			return a, nil
 		}
 	}
-	a, err := referenceRun(ctx, k, g, opt)
+	a, _, err := RecordActivity(ctx, k, g, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -50,25 +59,13 @@ func ReferenceActivity(ctx context.Context, k *kernel.Kernel, g *graph.Graph, op
 	return a, nil
 }
 
-// referenceRun records k's activity on g: derived from the graph alone
-// when every vertex sends in the same supersteps (deriveActivity), else
-// by running the reference engine (RecordActivity).
-func referenceRun(ctx context.Context, k *kernel.Kernel, g *graph.Graph, opt kernel.RunOptions) (*Activity, error) {
-	if a, ok := deriveActivity(k, g, opt.MaxSupersteps); ok {
-		a.replay(opt)
-		return a, nil
-	}
-	a, _, err := RecordActivity(ctx, k, g, opt)
-	return a, err
-}
-
 // deriveActivity returns the activity of a kernel whose send reads only
 // the superstep (kernel.SendsBySuperstep) without running it: every
 // vertex sends in the supersteps in which it says so, up to the first in
 // which it does not, which is the run's last (as the engine's run ends
-// after the first superstep without a sender). It reports false for any
-// other kernel, and for a run that would reach the superstep limit, which
-// the engine reports as its error.
+// after the first superstep without a sender), and those supersteps share
+// one set. It reports false for any other kernel, and for a run that
+// would reach the superstep limit, which the engine reports as its error.
 func deriveActivity(k *kernel.Kernel, g *graph.Graph, maxSupersteps int) (*Activity, bool) {
 	sends, ok := k.SendsBySuperstep()
 	if !ok {
@@ -78,20 +75,27 @@ func deriveActivity(k *kernel.Kernel, g *graph.Graph, maxSupersteps int) (*Activ
 	if maxSupersteps <= 0 {
 		maxSupersteps = kernel.DefaultMaxSupersteps(n)
 	}
-	all := make([]uint32, n)
-	for v := range all {
-		all[v] = uint32(v)
+	last := 0 // the first superstep in which no vertex sends
+	for n > 0 && sends(last) {
+		if last++; last == maxSupersteps {
+			return nil, false
+		}
 	}
 	a := NewActivity()
-	rec := a.Recorder(g.OutDegree)
-	for s := range maxSupersteps {
-		if n == 0 || !sends(s) {
-			rec(s, nil)
-			return a, true
+	if last > 0 {
+		all := make([]uint32, n)
+		var m int64
+		for v := range all {
+			all[v] = uint32(v)
+			m += int64(g.OutDegree(uint32(v)))
 		}
-		rec(s, all)
+		a.Sets = [][]uint32{all}
+		for range last {
+			a.Steps = append(a.Steps, ActiveStep{Set: 0, Active: n, Messages: m})
+		}
 	}
-	return nil, false
+	a.Steps = append(a.Steps, ActiveStep{Set: -1})
+	return a, true
 }
 
 // activityKey hashes what a reference run depends on: the graph's
