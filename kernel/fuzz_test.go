@@ -58,6 +58,16 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("field %d holds %#x, wider than %s", i, st[i], t0)
 			}
 		}
+		// A send found to read only the superstep says the same as apply
+		// on any state.
+		if sends, ok := k.SendsBySuperstep(); ok {
+			for s := range 3 {
+				c.Superstep = uint64(s)
+				if got, want := sends(s), k.Apply(c, st, upd); got != want {
+					t.Fatalf("superstep %d: SendsBySuperstep says %v, apply %v", s, got, want)
+				}
+			}
+		}
 	})
 }
 
