@@ -186,7 +186,7 @@ func (nb *Notebook) hash(i int, memo map[int]string) string {
 	dc := nb.depCells(i)
 	for _, k := range Kinds {
 		if j, ok := dc[k]; ok {
-			fmt.Fprintf(h, "dep %s %s\n", k, nb.hash(j, memo))
+			fmt.Fprintf(h, "dep %s %s\n", k, nb.depHash(in, k, j, memo))
 		}
 	}
 	rc := nb.readCells(i)
@@ -215,6 +215,22 @@ func (nb *Notebook) hash(i int, memo map[int]string) string {
 	s := hex.EncodeToString(h.Sum(nil))[:32]
 	memo[i] = s
 	return s
+}
+
+// depHash is what cell j, of kind k, puts into the hash of a cell whose
+// input is in: its own hash, but for a dataset's kernel, of which the
+// graph reads only whether the edges carry weights and of which type
+// (kernel.Spec.Weights). Another kernel with the same edge data therefore
+// finds the graph loaded (on a large file, seconds per change of kernel).
+// A kernel that does not load gives its hash, as its cell fails anyway.
+func (nb *Notebook) depHash(in Input, k Kind, j int, memo map[int]string) string {
+	if kin, ok := nb.Cells[j].In.(*Kernel); ok && in.Kind() == KindDataset && k == KindKernel {
+		if spec, _, err := kin.Choice().Load(nb.Dir()); err == nil {
+			weighted, float := spec.Weights()
+			return fmt.Sprintf("edges weighted=%v float=%v", weighted, float)
+		}
+	}
+	return nb.hash(j, memo)
 }
 
 // usesDesign reports whether a cell kind evaluates a design point (and so

@@ -92,6 +92,41 @@ func TestStaleness(t *testing.T) {
 	}
 }
 
+// TestDatasetKeepsItsGraphAcrossKernels checks that another kernel with
+// the same edge data leaves the dataset fresh (the graph is not loaded
+// again) while the cells that run the kernel go stale, and that a kernel
+// that reads edge weights makes the dataset stale too.
+func TestDatasetKeepsItsGraphAcrossKernels(t *testing.T) {
+	nb := small(t, &Model{Latency: true})
+	ctx := context.Background()
+	if _, err := nb.RunAll(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		kernel       string
+		datasetStale bool
+	}{
+		{"pr", false},
+		{"bfs", false},
+		{"sssp", true},
+	} {
+		if err := nb.Edit(1, func(in Input) error { in.(*Kernel).Kernel = tc.kernel; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if got := nb.Stale(2); got != tc.datasetStale {
+			t.Errorf("kernel %s: dataset stale = %v, want %v", tc.kernel, got, tc.datasetStale)
+		}
+		for _, i := range []int{1, 3, 4} {
+			if !nb.Stale(i) {
+				t.Errorf("kernel %s: cell %d fresh", tc.kernel, i+1)
+			}
+		}
+		if _, err := nb.RunAll(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func TestEvalErrorsNameCellAndLine(t *testing.T) {
 	dir := t.TempDir()
 	write := func(text string) *Notebook {
