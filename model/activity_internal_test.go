@@ -32,7 +32,7 @@ func TestDerivedActivityIsTheReferenceRuns(t *testing.T) {
 	} {
 		t.Run(tc.kn+"/"+filepath.Base(tc.spec), func(t *testing.T) {
 			g, k := cacheCase(t, tc.kn, tc.spec, tc.params)
-			got, ok := deriveActivity(k, g, tc.limit)
+			got, ok := deriveActivity(context.Background(), k, g, tc.limit)
 			if ok != tc.derived {
 				t.Fatalf("derived %v, want %v", ok, tc.derived)
 			}
@@ -47,5 +47,13 @@ func TestDerivedActivityIsTheReferenceRuns(t *testing.T) {
 				t.Errorf("derived %d steps, %d sets %v; the reference run %d steps, %d sets %v", len(got.Steps), len(got.Sets), got.Steps, len(want.Steps), len(want.Sets), want.Steps)
 			}
 		})
+	}
+	// Under a limit of a billion supersteps, a send that does not stop
+	// before it gives up once the context is cancelled.
+	g, k := cacheCase(t, "pr", "rmat:scale=8,ef=8", map[string]string{"iterations": "4000000000"})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, ok := deriveActivity(ctx, k, g, 1<<30); ok {
+		t.Fatal("derived under a cancelled context")
 	}
 }

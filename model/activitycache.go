@@ -34,7 +34,7 @@ func ReferenceActivity(ctx context.Context, k *kernel.Kernel, g *graph.Graph, op
 			store = nil // a kernel the key cannot describe is not cached
 		}
 	}
-	if a, ok := deriveActivity(k, g, opt.MaxSupersteps); ok {
+	if a, ok := deriveActivity(ctx, k, g, opt.MaxSupersteps); ok {
 		if store != nil {
 			a.store, a.key = store, key
 		}
@@ -64,9 +64,11 @@ func ReferenceActivity(ctx context.Context, k *kernel.Kernel, g *graph.Graph, op
 // vertex sends in the supersteps in which it says so, up to the first in
 // which it does not, which is the run's last (as the engine's run ends
 // after the first superstep without a sender), and those supersteps share
-// one set. It reports false for any other kernel, and for a run that
-// would reach the superstep limit, which the engine reports as its error.
-func deriveActivity(k *kernel.Kernel, g *graph.Graph, maxSupersteps int) (*Activity, bool) {
+// one set. It reports false for any other kernel, for a run that would
+// reach the superstep limit, which the engine reports as its error, and
+// once ctx is cancelled (a limit of millions of supersteps takes a second
+// per million to reach).
+func deriveActivity(ctx context.Context, k *kernel.Kernel, g *graph.Graph, maxSupersteps int) (*Activity, bool) {
 	sends, ok := k.SendsBySuperstep()
 	if !ok {
 		return nil, false
@@ -77,7 +79,7 @@ func deriveActivity(k *kernel.Kernel, g *graph.Graph, maxSupersteps int) (*Activ
 	}
 	last := 0 // the first superstep in which no vertex sends
 	for n > 0 && sends(last) {
-		if last++; last == maxSupersteps {
+		if last++; last == maxSupersteps || last%(1<<12) == 0 && ctx.Err() != nil {
 			return nil, false
 		}
 	}

@@ -80,7 +80,7 @@ func TestCacheGivesTheSameActivityAndProfiles(t *testing.T) {
 					t.Fatalf("run %d: progress %v, want %v", i, steps, want.Supersteps())
 				}
 			}
-			_, derived := deriveActivity(k, g, 0)
+			_, derived := deriveActivity(ctx, k, g, 0)
 			switch {
 			case derived && (got[0].index != nil || got[1].index != nil):
 				t.Fatal("a derived activity should be derived every time")
