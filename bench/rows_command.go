@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"slices"
 )
 
 // commandRows runs `gravf-tui model` on R-MAT scale 20 as a user does
@@ -37,30 +38,9 @@ func wccCommandRows(ctx context.Context, e *env) ([]Row, error) {
 		return nil, err
 	}
 	samples, err := alternate(ctx, n,
-		func(ctx context.Context) (float64, error) {
-			p, err := runProc(ctx, e.work, e.opt.Self, append(args, "--no-cache")...)
-			if err != nil {
-				return 0, err
-			}
-			cpuWhole = append(cpuWhole, p.cpu)
-			return p.wall, nil
-		},
-		func(ctx context.Context) (float64, error) {
-			p, err := runProc(ctx, e.work, e.opt.Self, append(args, "--no-latency")...)
-			if err != nil {
-				return 0, err
-			}
-			cpuBare = append(cpuBare, p.cpu)
-			return p.wall, nil
-		},
-		func(ctx context.Context) (float64, error) {
-			p, err := runProc(ctx, e.work, e.opt.Self, args...)
-			if err != nil {
-				return 0, err
-			}
-			cpuCached = append(cpuCached, p.cpu)
-			return p.wall, nil
-		})
+		commandSide(e, &cpuWhole, append(args, "--no-cache")...),
+		commandSide(e, &cpuBare, append(args, "--no-latency")...),
+		commandSide(e, &cpuCached, args...))
 	if err != nil {
 		return nil, err
 	}
@@ -85,17 +65,7 @@ func prCommandRows(ctx context.Context, e *env) ([]Row, error) {
 	e.logf("command: gravf-tui %v, with and without the prediction", args)
 	n := max(1, min(e.opt.Repeats, 3))
 	var cpuWhole, cpuBare []float64
-	run := func(cpu *[]float64, extra ...string) side {
-		return func(ctx context.Context) (float64, error) {
-			p, err := runProc(ctx, e.work, e.opt.Self, append(args, extra...)...)
-			if err != nil {
-				return 0, err
-			}
-			*cpu = append(*cpu, p.cpu)
-			return p.wall, nil
-		}
-	}
-	samples, err := alternate(ctx, n, run(&cpuWhole), run(&cpuBare, "--no-latency"))
+	samples, err := alternate(ctx, n, commandSide(e, &cpuWhole, args...), commandSide(e, &cpuBare, append(args, "--no-latency")...))
 	if err != nil {
 		return nil, err
 	}
@@ -107,4 +77,18 @@ func prCommandRows(ctx context.Context, e *env) ([]Row, error) {
 			Target: &Target{Text: "a few seconds (<= 3 s)", Met: whole-bare <= 3},
 			Notes:  []string{fmt.Sprintf("%.1f s of CPU time", median(cpuWhole)-median(cpuBare))}},
 	}, nil
+}
+
+// commandSide runs this binary with args as one side of an alternation,
+// adding its CPU time to cpu.
+func commandSide(e *env, cpu *[]float64, args ...string) side {
+	args = slices.Clone(args)
+	return func(ctx context.Context) (float64, error) {
+		p, err := runProc(ctx, e.work, e.opt.Self, args...)
+		if err != nil {
+			return 0, err
+		}
+		*cpu = append(*cpu, p.cpu)
+		return p.wall, nil
+	}
 }

@@ -223,14 +223,26 @@ func (nb *Notebook) hash(i int, memo map[int]string) string {
 // (kernel.Spec.Weights). Another kernel with the same edge data therefore
 // finds the graph loaded (on a large file, seconds per change of kernel).
 // A kernel that does not load gives its hash, as its cell fails anyway.
-func (nb *Notebook) depHash(in Input, k Kind, j int, memo map[int]string) string {
-	if kin, ok := nb.Cells[j].In.(*Kernel); ok && in.Kind() == KindDataset && k == KindKernel {
-		if spec, _, err := kin.Choice().Load(nb.Dir()); err == nil {
-			weighted, float := spec.Weights()
-			return fmt.Sprintf("edges weighted=%v float=%v", weighted, float)
-		}
+// The edge data is kept in the notebook's cache by the kernel's hash, as
+// loading the spec costs more than the rest of a hash.
+func (nb *Notebook) depHash(in Input, k Kind, j int, hashes map[int]string) string {
+	h := nb.hash(j, hashes)
+	kin, ok := nb.Cells[j].In.(*Kernel)
+	if !ok || in.Kind() != KindDataset || k != KindKernel {
+		return h
 	}
-	return nb.hash(j, memo)
+	edges, err := memo(nb.cache, "edges:"+h, func() (string, error) {
+		spec, _, err := kin.Choice().Load(nb.Dir())
+		if err != nil {
+			return "", err
+		}
+		weighted, float := spec.Weights()
+		return fmt.Sprintf("edges weighted=%v float=%v", weighted, float), nil
+	})
+	if err != nil {
+		return h
+	}
+	return edges
 }
 
 // usesDesign reports whether a cell kind evaluates a design point (and so

@@ -92,3 +92,70 @@ func (h Hazard) stallPerMessage(counts []int64, seed uint64) float64 {
 	}
 	return float64(stalls) / float64(len(stream))
 }
+
+// HazardWindowMax is the longest hold-1 a HazardWindow follows.
+const HazardWindowMax = 8
+
+// HazardWindow is the exact detector of one PE for a short hold (at most
+// HazardWindowMax+1 cycles), as fast detail and the prediction's lockstep
+// recursion follow it. Gather issues one message per cycle at most, so of
+// all earlier messages only the last hold-1 can hold the next: a window of
+// their keys (local indices) and issue cycles gives the same waits as a
+// table of one entry per local vertex, whose reads miss the cache on large
+// graphs. A count of the window's keys by their low six bits lets most
+// messages skip the comparisons, and a caller tell that a run of keys
+// meets none of them (MayHold). The initial entries are key 0 at a cycle
+// long past, which holds nothing.
+type HazardWindow struct {
+	key    [HazardWindowMax]uint32
+	at     [HazardWindowMax]int64
+	head   int
+	n      int // hold-1
+	hold   int64
+	bucket [64]uint8
+}
+
+// NewHazardWindow returns the window of a detector that holds a vertex
+// for hold cycles, 1 < hold <= HazardWindowMax+1.
+func NewHazardWindow(hold int64) HazardWindow {
+	w := HazardWindow{n: int(max(min(hold-1, HazardWindowMax), 1)), hold: hold}
+	for i := range w.at {
+		w.at[i] = math.MinInt64 / 4
+	}
+	w.bucket[0] = uint8(w.n)
+	return w
+}
+
+// Len returns the number of messages the window follows, hold-1.
+func (w *HazardWindow) Len() int { return w.n }
+
+// MayHold reports whether a message for key k may meet the window: false
+// means that none of its messages has k.
+func (w *HazardWindow) MayHold(k uint32) bool { return w.bucket[k&63] != 0 }
+
+// Issue returns the first cycle from at on in which a message for key k
+// may issue, and records that it does.
+func (w *HazardWindow) Issue(k uint32, at int64) int64 {
+	if w.bucket[k&63] != 0 {
+		for i := 0; i < w.n; i++ {
+			if w.key[i] == k {
+				at = max(at, w.at[i]+w.hold)
+			}
+		}
+	}
+	w.Remember(k, at)
+	return at
+}
+
+// Remember records that a message for key k issued in cycle at, without
+// asking whether it waited (the caller knows it did not).
+func (w *HazardWindow) Remember(k uint32, at int64) {
+	h := w.head
+	w.bucket[w.key[h]&63]--
+	w.key[h], w.at[h] = k, at
+	w.bucket[k&63]++
+	if h++; h == w.n {
+		h = 0
+	}
+	w.head = h
+}

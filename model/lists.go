@@ -269,29 +269,28 @@ func (s *listSplitter) split(g *graph.Graph, part *graph.Partition, pl *peLists,
 		switch {
 		case pl.aoff == nil:
 		case pl.slot != nil:
-			for _, d := range s.dest {
-				q := uint16(d >> dest.shift)
-				pl.slot[s.start[q]] = uint8(d)
-				s.start[q]++
-			}
+			placeKeys(s, pl.slot, dest.shift)
 		case pl.loc16 != nil:
-			for _, d := range s.dest {
-				q := uint16(d >> dest.shift)
-				pl.loc16[s.start[q]] = uint16(d)
-				s.start[q]++
-			}
+			placeKeys(s, pl.loc16, dest.shift)
 		default:
-			for _, d := range s.dest {
-				q := uint16(d >> dest.shift)
-				pl.loc[s.start[q]] = uint32(d)
-				s.start[q]++
-			}
+			placeKeys(s, pl.loc, dest.shift)
 		}
 	}
 	// The scratch grows to the largest chunk once; the piece is copied
 	// at its size.
 	s.runs = runs
 	return slices.Clone(runs)
+}
+
+// placeKeys writes the detector key of every arc of the current vertex
+// (the low bits of its destination in s.dest: the slot or the local index,
+// at the width of keys) where its PE's run puts it.
+func placeKeys[K uint8 | uint16 | uint32](s *listSplitter, keys []K, shift uint) {
+	for _, d := range s.dest {
+		q := uint16(d >> shift)
+		keys[s.start[q]] = K(d)
+		s.start[q]++
+	}
 }
 
 // on returns the runs, on FPGA f's PEs, of the vertex of rank p.

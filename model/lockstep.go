@@ -112,7 +112,7 @@ type lane struct {
 	// lockstep's base; or, for an exact detector of a short hold, the
 	// last messages' keys and issue cycles (recent).
 	det    []int64
-	recent recentIssues
+	recent HazardWindow
 	words  int64
 	popped []int64 // off-chip: pop cycles of the last InFlight words
 	pop    int     // the slot of popped the next word uses (words mod InFlight)
@@ -130,8 +130,8 @@ func newLockstep(w *profiler) *lockstep {
 			case h.Hold <= 1:
 			case h.Slots > 0:
 				ls[l].det = make([]int64, h.slotsFor(len(w.part.Members[q])))
-			case h.Hold-1 <= recentWindow:
-				ls[l].recent = newRecentIssues(h.Hold - 1)
+			case h.Hold-1 <= HazardWindowMax:
+				ls[l].recent = NewHazardWindow(int64(h.Hold))
 			default:
 				ls[l].det = make([]int64, len(w.part.Members[q]))
 			}
@@ -584,7 +584,7 @@ func walkHeld[K uint8 | uint16 | uint32](lk *lockstep, ln *lane, first int64, ke
 			wait = max(*h-tg, 0)
 			*h = tg + wait + hold
 		} else {
-			wait = ln.recent.wait(uint32(k), tg, hold)
+			wait = ln.recent.Issue(uint32(k), tg) - tg
 		}
 		ln.stall += wait
 		tg += wait
@@ -592,55 +592,6 @@ func walkHeld[K uint8 | uint16 | uint32](lk *lockstep, ln *lane, first int64, ke
 		msgs++
 	}
 	ln.tg, ln.msgs, ln.walkEnd = tg-base, msgs, tw-base
-}
-
-// recentWindow is the longest window recentIssues keeps.
-const recentWindow = 8
-
-// recentIssues is the exact hazard detector of a lane whose hold is at
-// most recentWindow+1 cycles. Gather issues one message per cycle at
-// most, so of all earlier messages only the last hold-1 can hold the
-// next: a window of their keys and issue cycles gives the same waits as a
-// table of one entry per local vertex, whose reads miss the cache on
-// large graphs (on rmat:scale=20 at 4 x 9 they cost PR's profile more
-// than a second). The entries count from the lockstep's base, as det's
-// do; a count of the window's keys by their low six bits lets most
-// messages skip the comparisons.
-type recentIssues struct {
-	key    [recentWindow]uint32
-	at     [recentWindow]int64
-	head   int
-	n      int // the window's length, hold-1
-	bucket [64]uint8
-}
-
-func newRecentIssues(n int) recentIssues {
-	r := recentIssues{n: max(n, 1)}
-	for i := range r.at {
-		r.at[i] = never
-	}
-	r.bucket[0] = uint8(r.n) // the initial keys, 0
-	return r
-}
-
-// wait returns how long a message for key k that could issue in cycle
-// tg waits on the window's messages, and records its issue.
-func (r *recentIssues) wait(k uint32, tg, hold int64) int64 {
-	var wait int64
-	if r.bucket[k&63] != 0 {
-		for i := 0; i < r.n; i++ {
-			if d := r.at[i] + hold - tg; r.key[i] == k && d > wait {
-				wait = d
-			}
-		}
-	}
-	r.bucket[r.key[r.head]&63]--
-	r.bucket[k&63]++
-	r.key[r.head], r.at[r.head] = k, tg+wait
-	if r.head++; r.head == r.n {
-		r.head = 0
-	}
-	return wait
 }
 
 // walkFree is walk without a hazard detector, where the edges flow one
@@ -724,11 +675,7 @@ func (lk *lockstep) readyOrder(senders []uint32) []readyItem {
 	w := lk.w
 	pe, local, rank := w.part.PE, w.part.Local, w.lists.rank
 	nP := w.part.PEs
-	maxAt := 0
-	for _, m := range w.part.Members {
-		maxAt = max(maxAt, len(m))
-	}
-	span := maxAt + 1
+	span := fullestPE(w.part) + 1
 	key := func(q uint16, at int32) int { return int(q)/nP*span + int(at) }
 	inOrder := func(a, b readyItem) int {
 		if d := key(a.pe, a.at) - key(b.pe, b.at); d != 0 {

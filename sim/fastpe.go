@@ -1,6 +1,10 @@
 package sim
 
-import "math"
+import (
+	"math"
+
+	"github.com/gravf-tui/gravf-tui/model"
+)
 
 // never is a time earlier than any cycle of a run.
 const never = math.MinInt64 / 4
@@ -98,10 +102,11 @@ func (q *fastPE) key() int64 { return max(q.lastT+1, q.release) - q.lastIdx - 1 
 // detector, the low bits of the local index for the paper's aliased one
 // (fastEdges gives every edge its key, keys). As gather reads one entry per
 // cycle, only the last hold-1 messages can hold the next. For the exact
-// detector msgPipe keeps those in a window (recent), with a count per
-// bucket of keys so that most messages skip the comparison (and emit can
-// tell that a list meets none of them). The aliased detector, whose keys
-// are a few slots, and an exact one deeper than hazardWindow keep one
+// detector msgPipe keeps those in a window (model.HazardWindow, which the
+// prediction's recursion uses too), whose count of keys by bucket lets
+// most messages skip the comparison and emit tell that a list meets none
+// of them. The aliased detector, whose keys are a few slots, and an exact
+// one deeper than model.HazardWindowMax keep one
 // opening cycle per key instead (slotFree): the cycle after the last read
 // of the key plus hold, which is the same bound, as reads only move
 // forward and a read hold-1 reads back no longer holds anything.
@@ -116,19 +121,12 @@ type msgPipe struct {
 	// detector of a latency-1 gather kernel). distinct says the keys of a
 	// list differ (vertices), so only its first hold-1 messages can wait.
 	detect, distinct bool
-	recentK          [hazardWindow]uint32
-	recentG          [hazardWindow]int64
-	recentHead       int
-	window           int
-	bucket           [64]uint8
+	win              model.HazardWindow
 	slotFree         []int64    // by key, for the aliased detector and when the window is too short
 	keys             hazardKeys // every edge's, in the layout's edge order
 	msgs             int64
 	stalls           int64 // cycles gather waited on the detector
 }
-
-// hazardWindow is the deepest detector msgPipe follows in its window.
-const hazardWindow = 8
 
 func newMsgPipe(p *Params, hz hazard, members int) msgPipe {
 	return newPipe(MsgFIFODepth+p.ScatterLatency, int64(max(p.ScatterLatency, 1)), hz, members)
@@ -145,12 +143,9 @@ func newPipe(depth int, vis int64, hz hazard, members int) msgPipe {
 		return mp
 	}
 	mp.detect = true
-	mp.distinct = hz.exact && hz.hold-1 <= hazardWindow
+	mp.distinct = hz.exact && hz.hold-1 <= model.HazardWindowMax
 	if mp.distinct {
-		mp.window = int(hz.hold - 1)
-		for i := range mp.recentK {
-			mp.recentK[i], mp.recentG[i] = math.MaxUint32, never
-		}
+		mp.win = model.NewHazardWindow(hz.hold)
 		return mp
 	}
 	mp.slotFree = make([]int64, max(hz.slots(members), 1))
@@ -177,20 +172,7 @@ func (mp *msgPipe) held(g int64, k uint32) int64 {
 		s[k] = g + mp.hold
 		return g
 	}
-	return mp.heldWindow(g, k)
-}
-
-// heldWindow is held for the exact detector's window.
-func (mp *msgPipe) heldWindow(g int64, k uint32) int64 {
-	if mp.bucket[k&63] != 0 {
-		for i := 0; i < mp.window; i++ {
-			if mp.recentK[i] == k {
-				g = max(g, mp.recentG[i]+mp.hold)
-			}
-		}
-	}
-	mp.remember(k, g)
-	return g
+	return mp.win.Issue(k, g)
 }
 
 // clearKeys reports whether no key of a list's first messages is in the
@@ -199,25 +181,11 @@ func (mp *msgPipe) heldWindow(g int64, k uint32) int64 {
 // the window only loses keys while they pass.
 func clearKeys[K hazardKey](mp *msgPipe, keys []K) bool {
 	for _, k := range keys {
-		if mp.bucket[uint8(k)&63] != 0 {
+		if mp.win.MayHold(uint32(k)) {
 			return false
 		}
 	}
 	return true
-}
-
-// remember adds a message read in cycle g to the window.
-func (mp *msgPipe) remember(k uint32, g int64) {
-	h := mp.recentHead
-	if old := mp.recentK[h]; old != math.MaxUint32 {
-		mp.bucket[old&63]--
-	}
-	mp.recentK[h], mp.recentG[h] = k, g
-	mp.bucket[k&63]++
-	if h++; h == mp.window {
-		h = 0
-	}
-	mp.recentHead = h
 }
 
 // emit writes n messages into the FIFO, one per cycle from cycle start on,
@@ -246,7 +214,7 @@ func emitKeys[K hazardKey](mp *msgPipe, start int64, keys []K, pos, rest int) (f
 	n := len(keys)
 	p := n
 	if mp.distinct {
-		p = min(n, max(mp.window-pos, 0))
+		p = min(n, max(mp.win.Len()-pos, 0))
 		if p > 0 && mp.lastMsg+mp.hold <= max(mp.gFree, max(start, mp.ring[mp.head])+mp.vis) {
 			// Gather reads the first of them no earlier than the
 			// detector's hold after its last message: none can wait.
@@ -269,8 +237,8 @@ func emitKeys[K hazardKey](mp *msgPipe, start int64, keys []K, pos, rest int) (f
 	// Later lists may meet the last hold-1 messages in the detector: the
 	// window needs those of these that rest does not displace (one read
 	// per cycle, so a message hold-1 reads back no longer holds any).
-	for j := max(p, n-(mp.window-rest)); j < n; j++ {
-		mp.remember(uint32(keys[j]), mp.lastMsg-int64(n-1-j))
+	for j := max(p, n-(mp.win.Len()-rest)); j < n; j++ {
+		mp.win.Remember(uint32(keys[j]), mp.lastMsg-int64(n-1-j))
 	}
 	return first, l
 }
@@ -296,7 +264,7 @@ func emitHeld[K hazardKey](mp *msgPipe, start int64, keys []K) (first, last int6
 			h = max(g, slot[k])
 			slot[k] = h + hold
 		} else {
-			h = mp.heldWindow(g, uint32(k))
+			h = mp.win.Issue(uint32(k), g)
 		}
 		stalls += h - g
 		ring[head] = h
