@@ -149,7 +149,7 @@ func (b *baseline) stepGatherApply(q *bpe) {
 	case modeDone:
 		return
 	case modeApply:
-		b.applyStep(&q.applyUnit)
+		b.applyStep(&q.applyUnit, b.now)
 		return
 	}
 	if q.in.empty() {

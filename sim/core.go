@@ -56,9 +56,13 @@ type lane struct {
 	edgeBuf    []uint64
 	steps      []stepStats
 	progressed int64
+	// now is the cycle the lane's FPGA is stepping: the machine's, but
+	// for cycle detail's windows (cyclewindow.go), in which every FPGA
+	// runs on its own clock.
+	now int64
 	// Lanes sit side by side in an array; the padding keeps two cores'
 	// lanes off one cache line (128 bytes: two lines prefetched as a pair).
-	_ [128 - 8 - 24 - 24 - 8]byte
+	_ [128 - 8 - 24 - 24 - 8 - 8]byte
 }
 
 func newLane(k *kernel.Kernel) lane {
@@ -181,7 +185,7 @@ type applyUnit struct {
 
 // applyStep sweeps one vertex through apply, or, after the last one,
 // queues the PE's barrier marker and returns to gathering.
-func (c *core) applyStep(q *applyUnit) {
+func (c *core) applyStep(q *applyUnit, now int64) {
 	if q.applyIdx < len(q.members) {
 		v := q.members[q.applyIdx]
 		ln := &c.lanes[q.fpga]
@@ -195,7 +199,7 @@ func (c *core) applyStep(q *applyUnit) {
 			if c.msgPay[0] != nil {
 				c.scatterOnce(x, v, q.round)
 			}
-			q.uq.push(item{v: v, round: q.round, kind: kindUpdate, ready: c.now + int64(c.p.ApplyLatency)})
+			q.uq.push(item{v: v, round: q.round, kind: kindUpdate, ready: now + int64(c.p.ApplyLatency)})
 			q.sent++
 			ln.stepOf(q.round).active++
 		}
@@ -204,10 +208,10 @@ func (c *core) applyStep(q *applyUnit) {
 		}
 		q.applyIdx++
 		q.st.Apply++
-		ln.progress(c.now)
+		ln.progress(now)
 		return
 	}
-	ready := c.now + int64(c.p.ApplyLatency) + 1
+	ready := now + int64(c.p.ApplyLatency) + 1
 	if c.glob != nil {
 		c.glob.finish(q.id, q.round)
 		ready += c.glob.markerDelay()
@@ -215,7 +219,7 @@ func (c *core) applyStep(q *applyUnit) {
 	q.uq.push(item{v: uint32(q.id), round: q.round, kind: kindBarrier, halt: q.sent == 0, ready: ready})
 	q.mode = modeGather
 	q.st.Apply++
-	c.lanes[q.fpga].progress(c.now)
+	c.lanes[q.fpga].progress(now)
 }
 
 // scatterOnce computes sender v's message of round (see msgPay) with

@@ -235,6 +235,9 @@ func (m *machine) run(ctx context.Context) error {
 				m.s.Progress(Progress{Cycle: m.now, Superstep: m.stepCount() - 1})
 			}
 		}
+		for i := range m.lanes {
+			m.lanes[i].now = m.now
+		}
 		stepAll() // accounting the cycle before, if pending
 		m.pending = false
 		done := true
@@ -330,29 +333,30 @@ func (m *machine) settle() {
 
 // stepGatherApply advances the gather/apply unit of one PE.
 func (m *machine) stepGatherApply(q *pe) {
+	now := m.lanes[q.fpga].now
 	ln := &m.lanes[q.fpga]
 	k, c := m.k, ln.ctx
 	switch q.mode {
 	case modeDone:
 		return
 	case modeApply:
-		m.applyStep(&q.applyUnit)
+		m.applyStep(&q.applyUnit, now)
 		return
 	}
-	if q.msgs.empty() || q.msgs.peek().ready > m.now {
+	if q.msgs.empty() || q.msgs.peek().ready > now {
 		return
 	}
 	h := q.msgs.peek()
 	if h.barrier {
-		if m.now < q.lastAny+m.hazard.hold {
+		if now < q.lastAny+m.hazard.hold {
 			q.hazard = true // flushing the gather pipeline
 			return
 		}
-		if m.glob != nil && !h.halt && m.now < q.globReady {
+		if m.glob != nil && !h.halt && now < q.globReady {
 			return // the globals of the next superstep are being folded
 		}
 		b := q.msgs.pop()
-		ln.progress(m.now)
+		ln.progress(now)
 		if b.halt {
 			q.mode = modeDone
 			return
@@ -360,13 +364,13 @@ func (m *machine) stepGatherApply(q *pe) {
 		q.round = b.round + 1
 		q.mode, q.applyIdx, q.sent = modeApply, 0, 0
 		ns := ln.stepOf(q.round)
-		if ns.start == 0 || m.now < ns.start {
-			ns.start = m.now
+		if ns.start == 0 || now < ns.start {
+			ns.start = now
 		}
 		return
 	}
 	slot := int(m.part.Local[h.dst]) & q.hazardMask
-	if m.now < q.hazardSlot[slot] {
+	if now < q.hazardSlot[slot] {
 		q.hazard = true
 		return
 	}
@@ -378,17 +382,18 @@ func (m *machine) stepGatherApply(q *pe) {
 	}
 	c.Sender, c.ID, c.Superstep = uint64(mg.sender), uint64(mg.dst), uint64(mg.round+1)
 	k.Gather(c, m.state(mg.dst))
-	q.hazardSlot[slot], q.lastAny = m.now+m.hazard.hold, m.now
+	q.hazardSlot[slot], q.lastAny = now+m.hazard.hold, now
 	q.issued = true
 	q.st.Messages++
 	ln.stepOf(mg.round).messages++
-	ln.progress(m.now)
+	ln.progress(now)
 }
 
 // emit sends one edge of update u through the scatter kernel into the
 // message FIFO. The caller checks that the FIFO has room.
 func (m *machine) emit(q *pe, u, round uint32, w uint32, weight uint32, hasWeight bool) {
-	mg := msg{dst: w, sender: u, round: round, ready: m.now + int64(m.p.ScatterLatency), slot: -1}
+	now := m.lanes[q.fpga].now
+	mg := msg{dst: w, sender: u, round: round, ready: now + int64(m.p.ScatterLatency), slot: -1}
 	if !m.k.ScatterIsCopy() && m.msgPay[0] == nil {
 		ln := &m.lanes[q.fpga]
 		c := ln.ctx
@@ -427,6 +432,7 @@ func (m *machine) senderMsg(u, round uint32) []uint64 {
 // the messages, or with edges off-chip behind the words in flight); an
 // update is returned for scatter. ok is false when nothing was taken.
 func (m *machine) takeInput(q *pe) (it item, ok bool) {
+	now := m.lanes[q.fpga].now
 	if q.in.empty() {
 		return item{}, false
 	}
@@ -439,7 +445,7 @@ func (m *machine) takeInput(q *pe) (it item, ok bool) {
 			q.bcCompleted = int64(h.round)
 			q.bcSeen, q.bcHalt = 0, true
 			if m.glob != nil {
-				q.globReady = m.now + m.glob.foldDelay(m.nPE)
+				q.globReady = now + m.glob.foldDelay(m.nPE)
 			}
 		} else {
 			q.bcSeen++
@@ -447,11 +453,11 @@ func (m *machine) takeInput(q *pe) (it item, ok bool) {
 		}
 		q.in.pop()
 		q.scatterBusy = true
-		m.lanes[q.fpga].progress(m.now)
+		m.lanes[q.fpga].progress(now)
 		return item{}, false
 	}
 	q.scatterBusy = true
-	m.lanes[q.fpga].progress(m.now)
+	m.lanes[q.fpga].progress(now)
 	return q.in.pop(), true
 }
 
@@ -488,6 +494,7 @@ func (m *machine) stepScatterBRAM(q *pe) {
 // they arrive; the last of a channel goes behind the edges once both
 // stages are idle and the last edge read has been queued.
 func (m *machine) stepScatterPrefetch(q *pe) {
+	now := m.lanes[q.fpga].now
 	idle, lk := !q.walking, q.lkValid
 	last := false
 	if q.walking {
@@ -518,7 +525,7 @@ func (m *machine) stepScatterPrefetch(q *pe) {
 	if h.kind == kindUpdate && q.lkValid {
 		return
 	}
-	if h.kind == kindBarrier && q.bcSeen+1 == m.nPE && (!idle || lk || q.lastEdge >= m.now-1) {
+	if h.kind == kindBarrier && q.bcSeen+1 == m.nPE && (!idle || lk || q.lastEdge >= now-1) {
 		return
 	}
 	it, ok := m.takeInput(q)
@@ -532,17 +539,18 @@ func (m *machine) stepScatterPrefetch(q *pe) {
 // (edges off-chip: behind its words in flight); false when that FIFO is
 // full.
 func (m *machine) pushBarrier(q *pe, halt bool, round uint32) bool {
+	now := m.lanes[q.fpga].now
 	if m.offchip {
 		if q.outstanding.full() {
 			return false
 		}
-		q.outstanding.push(resp{barrier: true, halt: halt, round: round, arrive: m.now})
+		q.outstanding.push(resp{barrier: true, halt: halt, round: round, arrive: now})
 		return true
 	}
 	if q.msgs.full() {
 		return false
 	}
-	q.msgs.push(msg{barrier: true, halt: halt, round: round, ready: m.now + int64(m.p.ScatterLatency)})
+	q.msgs.push(msg{barrier: true, halt: halt, round: round, ready: now + int64(m.p.ScatterLatency)})
 	return true
 }
 
@@ -553,6 +561,7 @@ func (m *machine) startWalk(q *pe, u, round uint32, run int) {
 
 // walkEdge reads the walker's next edge into the scatter kernel.
 func (m *machine) walkEdge(q *pe) {
+	now := m.lanes[q.fpga].now
 	var w uint32
 	if q.wWeights != nil {
 		w = q.wWeights[q.wPos]
@@ -560,8 +569,8 @@ func (m *machine) walkEdge(q *pe) {
 	m.emit(q, q.wU, q.wRound, q.wNbrs[q.wPos], w, q.wWeights != nil)
 	q.wPos++
 	q.walking = q.wPos < len(q.wNbrs)
-	q.lastEdge = m.now
-	m.lanes[q.fpga].progress(m.now)
+	q.lastEdge = now
+	m.lanes[q.fpga].progress(now)
 }
 
 func (m *machine) memRefill(fp *fpga) {
@@ -575,14 +584,15 @@ func (m *machine) memRefill(fp *fpga) {
 // cycle from returned words; issue one word request per cycle; take the
 // next update once the current one's requests are all issued.
 func (m *machine) stepScatterOffchip(fp *fpga, q *pe) {
+	now := m.lanes[fp.id].now
 	// 1. Unpack.
-	if !q.unpacking && !q.outstanding.empty() && q.outstanding.peek().arrive <= m.now {
+	if !q.unpacking && !q.outstanding.empty() && q.outstanding.peek().arrive <= now {
 		r := q.outstanding.peek()
 		if r.barrier {
 			if !q.msgs.full() {
-				q.msgs.push(msg{barrier: true, halt: r.halt, round: r.round, ready: m.now + int64(m.p.ScatterLatency)})
+				q.msgs.push(msg{barrier: true, halt: r.halt, round: r.round, ready: now + int64(m.p.ScatterLatency)})
 				q.outstanding.pop()
-				m.lanes[q.fpga].progress(m.now)
+				m.lanes[q.fpga].progress(now)
 			}
 		} else {
 			q.unpack, q.unpacking, q.unpackPos = q.outstanding.pop(), true, r.lo
@@ -600,20 +610,20 @@ func (m *machine) stepScatterOffchip(fp *fpga, q *pe) {
 		q.unpackPos++
 		q.scatterBusy = true
 		q.unpacking = q.unpackPos < r.hi
-		m.lanes[q.fpga].progress(m.now)
+		m.lanes[q.fpga].progress(now)
 	}
 	// 2. Request one word.
 	if q.reqActive && q.inflight < m.p.InFlight && fp.memTokens >= 1 && !q.outstanding.full() {
 		lo := q.reqPos
 		hi := min(lo+m.p.EdgesPerWord, q.reqLen)
-		q.outstanding.push(resp{u: q.reqU, round: q.reqRound, run: q.reqRun, lo: uint32(lo), hi: uint32(hi), arrive: m.now + int64(m.p.MemLatency)})
+		q.outstanding.push(resp{u: q.reqU, round: q.reqRound, run: q.reqRun, lo: uint32(lo), hi: uint32(hi), arrive: now + int64(m.p.MemLatency)})
 		q.inflight++
 		fp.memTokens--
 		q.reqPos = hi
 		q.reqActive = q.reqPos < q.reqLen
 		q.scatterBusy = true
 		q.st.MemWords++
-		m.lanes[q.fpga].progress(m.now)
+		m.lanes[q.fpga].progress(now)
 		if q.reqActive {
 			return
 		}
@@ -670,6 +680,7 @@ func hazardMask(slots, members int) int {
 // local update queues in round-robin order, in lockstep to every
 // destination.
 func (m *machine) stepCrossbar(fp *fpga) {
+	now := m.lanes[fp.id].now
 	fp.stalled, fp.moved = false, false
 	// Advance the channel once every local PE has passed its barrier.
 	for {
@@ -719,7 +730,7 @@ func (m *machine) stepCrossbar(fp *fpga) {
 		fp.rrRemote = (fp.rrRemote + i + 1) % n
 		fp.moved = true
 		fp.xbarMoves++
-		m.lanes[fp.id].progress(m.now)
+		m.lanes[fp.id].progress(now)
 		return
 	}
 	np := len(fp.pes)
@@ -729,7 +740,7 @@ func (m *machine) stepCrossbar(fp *fpga) {
 			continue
 		}
 		h := src.uq.peek()
-		if h.round != fp.round || h.ready > m.now {
+		if h.round != fp.round || h.ready > now {
 			continue
 		}
 		ok := !localFull
@@ -758,7 +769,7 @@ func (m *machine) stepCrossbar(fp *fpga) {
 		fp.rrLocal = (fp.rrLocal + i + 1) % np
 		fp.moved = true
 		fp.xbarMoves++
-		m.lanes[fp.id].progress(m.now)
+		m.lanes[fp.id].progress(now)
 		return
 	}
 }
