@@ -1,6 +1,8 @@
 package sim
 
-// Cycle detail steps its FPGAs on more than one core (a crew.Cycles,
+// Cycle detail steps its FPGAs on more than one core: in windows of the
+// link latency where it can (cyclewindow.go), else, for a kernel with
+// globals or a run with a listener, cycle by cycle (a crew.Cycles,
 // started by machine.stepper). Within a cycle an FPGA's gather, apply,
 // scatter and crossbar read and write only its own PEs, its own memory
 // arbiter, the receive side of the links that arrive at it and the send

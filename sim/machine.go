@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"sync/atomic"
 	"context"
 	"fmt"
 	"math"
@@ -131,6 +132,25 @@ type link struct {
 	// others; held counts the items waiting there (they still hold credit).
 	perPE []ring[item]
 	held  int
+	// Cycle detail's windows (cyclewindow.go): sent counts the items
+	// serialised, knownTaken the receiver's takes the sender knows up to
+	// its clock, known the cycles of those handed over at the barriers
+	// beyond it, horizon the last cycle whose takes known covers. takeLog
+	// holds the cycles of the receiver's takes in the current window, the
+	// first takeN of them written (the sender reads them while the
+	// receiver runs), the first liveRead of them counted by the sender.
+	// outbox holds the items serialised in the window, lastSend the cycle
+	// of the last, busy the cycles in which the sender's FIFO or the wire
+	// held an item.
+	sent, knownTaken int64
+	known            ring[int64]
+	horizon          int64
+	takeLog          []int64
+	takeN            atomic.Int32
+	liveRead         int32
+	outbox           ring[item]
+	lastSend         int64
+	busy             ring[spanCycles]
 }
 
 // fpga groups the PEs and the crossbar of one FPGA.
@@ -154,6 +174,16 @@ type fpga struct {
 	// StallPE and stallLink split the crossbar's stalls by cause: a full
 	// PE input FIFO, or a full link send FIFO.
 	stallPE, stallLink int64
+	// Windows (cyclewindow.go): paused says the crossbar has stepped the
+	// FPGA's cycle and the links have not, doneSince is the first cycle
+	// after which every PE had terminated (-1: not yet), amb holds the
+	// cycles whose accounting waits for the senders' side of the links.
+	paused    bool
+	doneSince int64
+	amb       ring[ambCycle]
+	// stepped is the last cycle the crossbar has stepped, which the
+	// senders towards it read while it runs.
+	stepped atomic.Int64
 }
 
 // machine is one GraVF-M system being simulated at cycle level.
@@ -168,6 +198,17 @@ type machine struct {
 	workers int
 	crew    *crew.Cycles
 	pace    crew.Pace
+	// window is the length of cycle detail's windows (cyclewindow.go; 0:
+	// cycle by cycle), windowCrew their crew, windowing whether a window
+	// is being stepped (the crossbars log their takes), active the FPGAs
+	// of the current one.
+	window     int64
+	windowCrew *crew.Windows
+	windowing  bool
+	active     []*fpga
+	// windows and pauses count the windows stepped and the FPGAs that
+	// paused in them for a credit (tests and benchmarks read them).
+	windows, pauses int
 	// pending says the cycle stepped last is not accounted yet: the next
 	// stepFPGA of each FPGA accounts it, or settle once the run ends.
 	pending bool
@@ -182,7 +223,10 @@ type stepStats struct {
 // newMachine builds the system: partition, layout, filter, PEs, links.
 func newMachine(s *Setup, p Params) *machine {
 	m := &machine{core: newCore(s, p), listener: s.Listener, workers: 1}
-	if s.FPGAs*s.PEs >= crewMinPEs {
+	switch n := s.FPGAs * s.PEs; {
+	case n >= windowMinPEs && m.windowLength() > 0:
+		m.workers, m.window = s.cores(), m.windowLength()
+	case n >= crewMinPEs:
 		m.workers = s.cores()
 	}
 	m.layout = graph.NewEdgeLayout(s.Graph, s.partition)
@@ -225,8 +269,18 @@ func (m *machine) run(ctx context.Context) error {
 	if m.crew != nil {
 		defer m.crew.Stop()
 	}
+	if m.windowed() && m.workers > 1 {
+		m.windowCrew = crew.StartWindows(min(m.workers, len(m.fpgas))-1, &m.pace)
+		defer m.windowCrew.Stop()
+	}
 	defer m.settle()
 	for {
+		if m.windowed() && m.mayWindow(stallLimit) {
+			done, err := m.runWindows(ctx, stallLimit)
+			if done || err != nil {
+				return err
+			}
+		}
 		if m.now&0xFFFF == 0 {
 			if err := ctx.Err(); err != nil {
 				return m.stop(StopInterrupted, 0, err)
@@ -270,7 +324,7 @@ func (m *machine) run(ctx context.Context) error {
 // globals folds every PE's contributions into one value as the PEs apply,
 // which couples the FPGAs within a cycle, so it steps them in order.
 func (m *machine) stepper() func() {
-	if m.workers > 1 && m.glob == nil && len(m.fpgas) > 1 {
+	if m.workers > 1 && m.glob == nil && len(m.fpgas) > 1 && !m.windowed() && len(m.pes) >= crewMinPEs {
 		m.crew = crew.StartCycles(len(m.fpgas), min(m.workers, len(m.fpgas))-1, &m.pace, func(k int) { m.stepFPGA(m.fpgas[k]) })
 		return m.crew.Cycle
 	}
@@ -727,6 +781,11 @@ func (m *machine) stepCrossbar(fp *fpga) {
 			return
 		}
 		m.broadcast(fp, l.rx.pop())
+		if m.windowing {
+			n := l.takeN.Load()
+			l.takeLog[n] = now
+			l.takeN.Store(n + 1)
+		}
 		fp.rrRemote = (fp.rrRemote + i + 1) % n
 		fp.moved = true
 		fp.xbarMoves++
@@ -843,28 +902,40 @@ func stepLinks(fpgas []*fpga, links []*link, p *Params, cost float64, now int64)
 // account attributes the cycle of every PE of fp to one cause.
 func (m *machine) account(fp *fpga) {
 	for _, q := range fp.pes {
-		st := &q.st
-		switch {
-		case q.mode == modeDone:
-			st.Done++
-		case q.mode == modeApply:
-			// counted when the sweep stepped
-		case q.issued:
-			st.Busy++
-		case q.hazard:
-			st.Hazard++
-		case q.scatterBusy || !q.msgs.empty():
-			st.Scatter++
-		case m.offchip && (q.inflight > 0 || q.unpacking):
-			st.Memory++
-		case fp.stalled:
-			st.Crossbar++
-		case fp.netBusy:
-			st.Network++
-		default:
-			st.Barrier++
+		if m.accountPE(fp, q) {
+			if fp.netBusy {
+				q.st.Network++
+			} else {
+				q.st.Barrier++
+			}
 		}
 	}
+}
+
+// accountPE attributes the cycle of PE q to its cause, or reports that
+// the network (an item on a link towards fp) or else the barrier explains
+// it.
+func (m *machine) accountPE(fp *fpga, q *pe) (network bool) {
+	st := &q.st
+	switch {
+	case q.mode == modeDone:
+		st.Done++
+	case q.mode == modeApply:
+		// counted when the sweep stepped
+	case q.issued:
+		st.Busy++
+	case q.hazard:
+		st.Hazard++
+	case q.scatterBusy || !q.msgs.empty():
+		st.Scatter++
+	case m.offchip && (q.inflight > 0 || q.unpacking):
+		st.Memory++
+	case fp.stalled:
+		st.Crossbar++
+	default:
+		return true
+	}
+	return false
 }
 
 // deadlock describes why nothing moved for a long time.
