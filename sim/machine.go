@@ -1,11 +1,11 @@
 package sim
 
 import (
-	"sync/atomic"
 	"context"
 	"fmt"
 	"math"
 	"strings"
+	"sync/atomic"
 
 	"github.com/gravf-tui/gravf-tui/crew"
 	"github.com/gravf-tui/gravf-tui/graph"
