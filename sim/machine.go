@@ -224,7 +224,7 @@ type stepStats struct {
 func newMachine(s *Setup, p Params) *machine {
 	m := &machine{core: newCore(s, p), listener: s.Listener, workers: 1}
 	switch n := s.FPGAs * s.PEs; {
-	case n >= windowMinPEs && m.windowLength() > 0:
+	case n >= windowMinPEs && m.windowLength() > 0 && s.cores() > 1:
 		m.workers, m.window = s.cores(), m.windowLength()
 	case n >= crewMinPEs:
 		m.workers = s.cores()
