@@ -96,8 +96,7 @@ func newFastM(ctx context.Context, s *Setup, p Params) *fastM {
 			if a == b {
 				continue
 			}
-			l := &fxLink{from: a, to: b, tokAt: -1, horizon: -1, tx: newRing[fxItem](LinkTxFIFODepth), wire: newRing[fxItem](64 + LinkRxFIFODepth),
-				popLog: make([]int64, max(p.LinkLatency, 1))} // a crossbar takes at most an item a cycle
+			l := &fxLink{from: a, to: b, tokAt: -1, horizon: -1, tx: newRing[fxItem](LinkTxFIFODepth), wire: newRing[fxItem](64 + LinkRxFIFODepth)}
 			l.rxCap = LinkRxFIFODepth + int(math.Ceil(2*float64(p.LinkLatency)*p.PairWordsPerCycle/max(f.cost, 1e-9)))
 			f.links = append(f.links, l)
 			f.fpgas[a].out[b] = l
@@ -175,9 +174,7 @@ func (f *fastM) stepCrossbar(x *fxFPGA, t int64) int64 {
 			return unblock
 		}
 		l.arrived--
-		logged := l.popN.Load()
-		l.popLog[logged] = t
-		l.popN.Store(logged + 1)
+		l.pops = append(l.pops, t)
 		f.write(x, l.wire.pop(), t)
 		if x.rrRemote = k + 1; x.rrRemote == n {
 			x.rrRemote = 0

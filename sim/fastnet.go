@@ -1,7 +1,5 @@
 package sim
 
-import "sync/atomic"
-
 // The GraVF-M network at fast detail: the crossbars and the links are
 // stepped cycle by cycle with the rules of the cycle-level machine
 // (machine.stepCrossbar, stepLinks), and idle stretches are skipped. The
@@ -35,13 +33,8 @@ type fxLink struct {
 	// leave in the order they were sent.
 	wire    ring[fxItem]
 	arrived int
-	// popLog holds the cycles the receiver took items in this window, the
-	// first popN of them written; the sender reads them while the
-	// receiver runs ahead of it and has counted liveRead of them.
-	popLog   []int64
-	popN     atomic.Int32
-	liveRead int32
-	rxCap    int
+	pops    []int64 // the cycles the receiver took items in this window
+	rxCap   int
 	// The sender's end: the items serialised in this window, how many
 	// were serialised in all, and what it knows of the receiver's takes:
 	// seen of them counted, the cycles of later ones (view, from viewAt),
@@ -107,11 +100,7 @@ func (u *fxQueue) pop() {
 
 // fxFPGA is one FPGA's crossbar.
 type fxFPGA struct {
-	id int
-	// live is the last cycle in which the crossbar is known to have moved
-	// or stayed still (horizon) as it steps a window: its senders read it
-	// while it runs.
-	live              atomic.Int64
+	id                int
 	round             int32
 	rrLocal, rrRemote int
 	in                []*fxLink

@@ -130,7 +130,6 @@ func (f *fastM) runFPGA(x *fxFPGA, w int64, final bool) {
 			if x.arriveAt <= t {
 				f.arrivals(x, t)
 			}
-			x.live.Store(t)
 		}
 		if x.txItems > 0 && !f.serialise(x, t) {
 			x.paused = true
@@ -145,7 +144,6 @@ func (f *fastM) runFPGA(x *fxFPGA, w int64, final bool) {
 			next = f.ahead(x, s, t, w, next)
 		}
 		x.now = next
-		x.live.Store(min(next, w) - 1)
 	}
 }
 
@@ -171,7 +169,7 @@ func (f *fastM) arrivals(x *fxFPGA, t int64) {
 // changed nothing, when a link's credit in cycle t is not known yet.
 func (f *fastM) serialise(src *fxFPGA, t int64) bool {
 	for _, l := range src.out {
-		if l != nil && !l.tx.empty() && !f.creditKnown(l, t) {
+		if l != nil && !l.tx.empty() && !l.creditKnown(t) {
 			return false
 		}
 	}
@@ -209,23 +207,13 @@ func (f *fastM) serialise(src *fxFPGA, t int64) bool {
 // creditKnown counts the receiver's takes up to cycle t that the sender
 // knows of, and reports whether that settles the credit in cycle t: the
 // FIFO has room even without the takes not known yet, or all of them up
-// to t are known, from the barrier or, while the receiver runs ahead of
-// the sender in this window, from its log.
-func (f *fastM) creditKnown(l *fxLink, t int64) bool {
+// to t are known.
+func (l *fxLink) creditKnown(t int64) bool {
 	for l.viewAt < len(l.view) && l.view[l.viewAt] <= t {
 		l.seen++
 		l.viewAt++
 	}
-	if l.sent-l.seen < int64(l.rxCap) || t <= l.horizon {
-		return true
-	}
-	if f.fpgas[l.to].live.Load() < t {
-		return false
-	}
-	for n := l.popN.Load(); l.liveRead < n && l.popLog[l.liveRead] <= t; l.liveRead++ {
-		l.seen++
-	}
-	return true
+	return l.sent-l.seen < int64(l.rxCap) || t <= l.horizon
 }
 
 // barrier ends the window before cycle w: the items serialised in it go
@@ -244,9 +232,8 @@ func (f *fastM) barrier(w int64) {
 			x.now = min(x.now, x.arriveAt)
 		}
 		n := copy(l.view, l.view[l.viewAt:])
-		l.view, l.viewAt = append(l.view[:n], l.popLog[l.liveRead:l.popN.Load()]...), 0
-		l.popN.Store(0)
-		l.liveRead = 0
+		l.view, l.viewAt = append(l.view[:n], l.pops...), 0
+		l.pops = l.pops[:0]
 		l.horizon = f.fpgas[l.to].horizon(w)
 	}
 	for _, x := range f.fpgas {
