@@ -284,7 +284,7 @@ func (m *machine) serialiseFrom(fp *fpga, t int64) bool {
 		if l == nil || l.tx.empty() {
 			continue
 		}
-		if l.tokens+1e-9 < cost || fp.ifTokens+1e-9 < cost || l.sent-l.knownTaken >= int64(l.rxCap) {
+		if !mayTake(l.tokens, fp.ifTokens, cost, l.sent-l.knownTaken, l.rxCap) {
 			continue
 		}
 		it := l.tx.pop()

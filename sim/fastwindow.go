@@ -186,7 +186,7 @@ func (f *fastM) serialise(src *fxFPGA, t int64) bool {
 		}
 		l.tokens = fill(l.tokens, p.PairWordsPerCycle, f.cost, t-l.tokAt)
 		l.tokAt = t
-		if l.tokens+1e-9 < f.cost || src.ifTokens+1e-9 < f.cost || l.sent-l.seen >= int64(l.rxCap) {
+		if !mayTake(l.tokens, src.ifTokens, f.cost, l.sent-l.seen, l.rxCap) {
 			continue
 		}
 		it := l.tx.pop()

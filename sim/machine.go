@@ -884,7 +884,7 @@ func stepLinks(fpgas []*fpga, links []*link, p *Params, cost float64, now int64)
 			if l == nil || l.tx.empty() {
 				continue
 			}
-			if l.tokens+1e-9 < cost || src.ifTokens+1e-9 < cost || l.inflight.len()+l.rx.len()+l.held >= l.rxCap {
+			if !mayTake(l.tokens, src.ifTokens, cost, int64(l.inflight.len()+l.rx.len()+l.held), l.rxCap) {
 				continue
 			}
 			it := l.tx.pop()
@@ -897,6 +897,14 @@ func stepLinks(fpgas []*fpga, links []*link, p *Params, cost float64, now int64)
 		}
 	}
 	return moved
+}
+
+// mayTake reports whether a link may take an item of cost words onto the
+// wire this cycle: the pair's and the sending FPGA's token buckets hold
+// it, and the receive FIFO's credit, occupied of capacity items in flight
+// or waiting, has room. Every level of detail serialises by it.
+func mayTake(pairTokens, ifTokens, cost float64, occupied int64, capacity int) bool {
+	return pairTokens+1e-9 >= cost && ifTokens+1e-9 >= cost && occupied < int64(capacity)
 }
 
 // account attributes the cycle of every PE of fp to one cause.
