@@ -19,17 +19,11 @@ import (
 //
 // Two things an FPGA reads of another in the same cycle:
 //
-//   - the credit of a link's receive FIFO: the items serialised minus
-//     those the receiver's crossbar has taken up to this cycle must stay
-//     under its capacity. The receiver logs the cycle of every take
-//     (link.takeLog) and the barrier hands the log to the sender
-//     (link.known), so the sender knows the takes up to the last cycle the
-//     receiver's crossbar had stepped (link.horizon), and at least those
-//     before. While the items sent less the takes it knows stay under the
-//     capacity the credit is there whatever it does not know; when they do
-//     not and the cycle is past the horizon the sender pauses, its
-//     crossbar stepped and its links not, until a barrier brings the
-//     takes that far;
+//   - the credit of a link's receive FIFO, counted from the receiver's
+//     log of takes (takeLog, shared with fast detail): handed over at the
+//     barrier, or read while the receiver runs once its crossbar has
+//     stepped the cycle (fpga.stepped); where neither tells, the sender
+//     pauses, its crossbar stepped and its links not, until one does;
 //   - for the stall breakdown only, whether anything is on a link towards
 //     the FPGA: its receive FIFO (the receiver's) or the sender's FIFO and
 //     the wire (the sender's, logged as spans of cycles in link.busy). A PE
@@ -72,8 +66,11 @@ type ambCycle struct {
 // windowed reports whether the machine may step its FPGAs in windows.
 func (m *machine) windowed() bool {
 	return m.window > 0 && m.glob == nil && m.listener == nil && len(m.fpgas) > 1 &&
-		m.s.PEs <= crew.MaxUnits
+		len(m.fpgas) <= crew.MaxUnits && m.s.PEs <= ambPEs
 }
+
+// ambPEs is the most PEs per FPGA an ambCycle's mask holds.
+const ambPEs = 64
 
 // windowLength is the window the machine's design allows (0: none).
 func (m *machine) windowLength() int64 {
@@ -106,21 +103,14 @@ func (m *machine) enterWindows() {
 	}
 	for _, l := range m.links {
 		l.sent = int64(l.inflight.len() + l.rx.len())
-		l.knownTaken = 0
-		if len(l.takeLog) < int(m.window) {
-			l.takeLog = make([]int64, m.window)
-		}
-		l.takeN.Store(0)
-		l.liveRead = 0
-		l.known = newRing[int64](64)
+		l.takes = newTakeLog(m.window, m.now-1)
 		l.busy = newRing[spanCycles](16)
 		if l.outbox.cap() < 2 {
 			l.outbox = newRing[item](64)
 		}
-		l.horizon = m.now - 1
 		l.lastSend = math.MinInt32
-		for i := l.inflight.len() - 1; i >= 0 && l.lastSend == math.MinInt32; i-- {
-			l.lastSend = l.inflight.nth(i).ready - int64(max(m.p.LinkLatency, 1))
+		if n := l.inflight.len(); n > 0 {
+			l.lastSend = l.inflight.nth(n-1).ready - int64(max(m.p.LinkLatency, 1))
 		}
 	}
 	m.windowing = true
@@ -236,33 +226,12 @@ func (m *machine) deliver(fp *fpga, t int64) {
 	}
 }
 
-// creditKnown reports whether the sender of l knows in cycle t whether
-// the receiver has room (it counts the takes it knows up to t): when the
-// takes handed over at the barrier do not tell, those the receiver has
-// logged in this window do if its crossbar has stepped cycle t.
-func (m *machine) creditKnown(l *link, t int64) bool {
-	for !l.known.empty() && *l.known.peek() <= t {
-		l.known.pop()
-		l.knownTaken++
-	}
-	if l.sent-l.knownTaken < int64(l.rxCap) || t <= l.horizon {
-		return true
-	}
-	if m.fpgas[l.to].stepped.Load() < t {
-		return false
-	}
-	for n := l.takeN.Load(); l.liveRead < n && l.takeLog[l.liveRead] <= t; l.liveRead++ {
-		l.knownTaken++
-	}
-	return true
-}
-
 // serialiseFrom is the cycle loop's serialisation (stepLinks) for the
 // links leaving fp in cycle t, or false, with nothing changed, when a
 // credit it needs is not known yet.
 func (m *machine) serialiseFrom(fp *fpga, t int64) bool {
 	for _, l := range fp.out {
-		if l != nil && !l.tx.empty() && !m.creditKnown(l, t) {
+		if l != nil && !l.tx.empty() && !l.takes.knows(t, l.sent, l.rxCap, m.fpgas[l.to].stepped.Load()) {
 			return false
 		}
 	}
@@ -284,7 +253,7 @@ func (m *machine) serialiseFrom(fp *fpga, t int64) bool {
 		if l == nil || l.tx.empty() {
 			continue
 		}
-		if !mayTake(l.tokens, fp.ifTokens, cost, l.sent-l.knownTaken, l.rxCap) {
+		if !mayTake(l.tokens, fp.ifTokens, cost, l.takes.occupied(l.sent), l.rxCap) {
 			continue
 		}
 		it := l.tx.pop()
@@ -345,12 +314,7 @@ func (m *machine) barrier() {
 		for !l.outbox.empty() {
 			l.inflight.push(l.outbox.pop())
 		}
-		for _, c := range l.takeLog[l.liveRead:l.takeN.Load()] {
-			l.known.push(c)
-		}
-		l.takeN.Store(0)
-		l.liveRead = 0
-		l.horizon = m.fpgas[l.to].stepped.Load()
+		l.takes.handOver(m.fpgas[l.to].stepped.Load())
 	}
 	for _, fp := range m.fpgas {
 		m.settleAmb(fp, math.MaxInt64)

@@ -96,7 +96,8 @@ func newFastM(ctx context.Context, s *Setup, p Params) *fastM {
 			if a == b {
 				continue
 			}
-			l := &fxLink{from: a, to: b, tokAt: -1, horizon: -1, tx: newRing[fxItem](LinkTxFIFODepth), wire: newRing[fxItem](64 + LinkRxFIFODepth)}
+			l := &fxLink{from: a, to: b, tokAt: -1, tx: newRing[fxItem](LinkTxFIFODepth), wire: newRing[fxItem](64 + LinkRxFIFODepth),
+				takes: newTakeLog(int64(max(p.LinkLatency, 1)), -1)}
 			l.rxCap = LinkRxFIFODepth + int(math.Ceil(2*float64(p.LinkLatency)*p.PairWordsPerCycle/max(f.cost, 1e-9)))
 			f.links = append(f.links, l)
 			f.fpgas[a].out[b] = l
@@ -174,7 +175,7 @@ func (f *fastM) stepCrossbar(x *fxFPGA, t int64) int64 {
 			return unblock
 		}
 		l.arrived--
-		l.pops = append(l.pops, t)
+		l.takes.take(t)
 		f.write(x, l.wire.pop(), t)
 		if x.rrRemote = k + 1; x.rrRemote == n {
 			x.rrRemote = 0

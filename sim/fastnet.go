@@ -33,22 +33,16 @@ type fxLink struct {
 	// leave in the order they were sent.
 	wire    ring[fxItem]
 	arrived int
-	pops    []int64 // the cycles the receiver took items in this window
 	rxCap   int
-	// The sender's end: the items serialised in this window, how many
-	// were serialised in all, and what it knows of the receiver's takes:
-	// seen of them counted, the cycles of later ones (view, from viewAt),
-	// and horizon, the last cycle up to which view is complete. The
-	// credit the sender must hold is for sent - (takes up to now).
-	outbox  []fxItem
-	sent    int64
-	seen    int64
-	view    []int64
-	viewAt  int
-	horizon int64
-	tokens  float64
-	tokAt   int64 // the cycle tokens was last brought up to date
-	words   float64
+	// takes logs the receiver's takes and holds what the sender knows of
+	// them; the sender's end also holds the items serialised in this
+	// window and how many were serialised in all.
+	takes  takeLog
+	outbox []fxItem
+	sent   int64
+	tokens float64
+	tokAt  int64 // the cycle tokens was last brought up to date
+	words  float64
 }
 
 // fxQueue is the update queue of one PE for the round it last applied:

@@ -168,8 +168,12 @@ func (f *fastM) arrivals(x *fxFPGA, t int64) {
 // when used), and the links take turns by cycle. It reports false, having
 // changed nothing, when a link's credit in cycle t is not known yet.
 func (f *fastM) serialise(src *fxFPGA, t int64) bool {
+	// The takes are read at the barrier only: reading the receiver's
+	// window live, as cycle detail does, paused PR less often but left the
+	// crew's helpers too little of the work (docs/PERFORMANCE.md, "Windows
+	// of the link latency").
 	for _, l := range src.out {
-		if l != nil && !l.tx.empty() && !l.creditKnown(t) {
+		if l != nil && !l.tx.empty() && !l.takes.knows(t, l.sent, l.rxCap, notLive) {
 			return false
 		}
 	}
@@ -186,7 +190,7 @@ func (f *fastM) serialise(src *fxFPGA, t int64) bool {
 		}
 		l.tokens = fill(l.tokens, p.PairWordsPerCycle, f.cost, t-l.tokAt)
 		l.tokAt = t
-		if !mayTake(l.tokens, src.ifTokens, f.cost, l.sent-l.seen, l.rxCap) {
+		if !mayTake(l.tokens, src.ifTokens, f.cost, l.takes.occupied(l.sent), l.rxCap) {
 			continue
 		}
 		it := l.tx.pop()
@@ -204,18 +208,6 @@ func (f *fastM) serialise(src *fxFPGA, t int64) bool {
 	return true
 }
 
-// creditKnown counts the receiver's takes up to cycle t that the sender
-// knows of, and reports whether that settles the credit in cycle t: the
-// FIFO has room even without the takes not known yet, or all of them up
-// to t are known.
-func (l *fxLink) creditKnown(t int64) bool {
-	for l.viewAt < len(l.view) && l.view[l.viewAt] <= t {
-		l.seen++
-		l.viewAt++
-	}
-	return l.sent-l.seen < int64(l.rxCap) || t <= l.horizon
-}
-
 // barrier ends the window before cycle w: the items serialised in it go
 // onto the receivers' wires, each sender learns its receiver's takes (up
 // to the cycle the receiver reached), and the PEs' terminations and round
@@ -231,10 +223,7 @@ func (f *fastM) barrier(w int64) {
 			x.arriveAt = min(x.arriveAt, l.wire.nth(l.arrived).at)
 			x.now = min(x.now, x.arriveAt)
 		}
-		n := copy(l.view, l.view[l.viewAt:])
-		l.view, l.viewAt = append(l.view[:n], l.pops...), 0
-		l.pops = l.pops[:0]
-		l.horizon = f.fpgas[l.to].horizon(w)
+		l.takes.handOver(f.fpgas[l.to].horizon(w))
 	}
 	for _, x := range f.fpgas {
 		f.finished += x.finished

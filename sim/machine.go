@@ -133,24 +133,15 @@ type link struct {
 	perPE []ring[item]
 	held  int
 	// Cycle detail's windows (cyclewindow.go): sent counts the items
-	// serialised, knownTaken the receiver's takes the sender knows up to
-	// its clock, known the cycles of those handed over at the barriers
-	// beyond it, horizon the last cycle whose takes known covers. takeLog
-	// holds the cycles of the receiver's takes in the current window, the
-	// first takeN of them written (the sender reads them while the
-	// receiver runs), the first liveRead of them counted by the sender.
+	// serialised, takes what the sender knows of the receiver's takes;
 	// outbox holds the items serialised in the window, lastSend the cycle
 	// of the last, busy the cycles in which the sender's FIFO or the wire
 	// held an item.
-	sent, knownTaken int64
-	known            ring[int64]
-	horizon          int64
-	takeLog          []int64
-	takeN            atomic.Int32
-	liveRead         int32
-	outbox           ring[item]
-	lastSend         int64
-	busy             ring[spanCycles]
+	sent     int64
+	takes    takeLog
+	outbox   ring[item]
+	lastSend int64
+	busy     ring[spanCycles]
 }
 
 // fpga groups the PEs and the crossbar of one FPGA.
@@ -782,9 +773,7 @@ func (m *machine) stepCrossbar(fp *fpga) {
 		}
 		m.broadcast(fp, l.rx.pop())
 		if m.windowing {
-			n := l.takeN.Load()
-			l.takeLog[n] = now
-			l.takeN.Store(n + 1)
+			l.takes.take(now)
 		}
 		fp.rrRemote = (fp.rrRemote + i + 1) % n
 		fp.moved = true
