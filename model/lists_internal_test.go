@@ -99,25 +99,36 @@ func countRuns(pl *peLists, p uint32) int {
 	return n
 }
 
-// BenchmarkPELists splits the lists of rmat:scale=18,ef=16 for 4 x 9 PEs
-// with the aliased detector (WCC's on the paper's PE), the part of a
-// profile that reads every arc's destination; cpu-s/op is the CPU time
-// of all cores.
+// BenchmarkPELists splits the lists of rmat:scale=18 and 20 (ef=16) for
+// 4 x 9 PEs with the aliased detector (WCC's on the paper's PE) and the
+// exact one (the generated PE's), the part of a profile that reads every
+// arc's destination; cpu-s/op is the CPU time of all cores.
 func BenchmarkPELists(b *testing.B) {
-	g, err := graph.Load("rmat:scale=18,ef=16,seed=1,scramble=true", graph.ReadOptions{})
-	if err != nil {
-		b.Fatal(err)
+	for _, scale := range []int{18, 20} {
+		g, err := graph.Load(fmt.Sprintf("rmat:scale=%d,ef=16,seed=1,scramble=true", scale), graph.ReadOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		part, err := graph.NewPartition(context.Background(), g, graph.PartitionOptions{FPGAs: 4, PEs: 9})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, d := range []struct {
+			name string
+			h    Hazard
+		}{
+			{"aliased", Hazard{Hold: 2, Slots: HazardSlots}},
+			{"exact", Hazard{Hold: 6}}, // the generated PE's f32 adder
+		} {
+			b.Run(fmt.Sprintf("scale=%d/%s", scale, d.name), func(b *testing.B) {
+				c0 := processCPU()
+				for range b.N {
+					newPELists(g, part, d.h)
+				}
+				b.ReportMetric((processCPU()-c0).Seconds()/float64(b.N), "cpu-s/op")
+			})
+		}
 	}
-	part, err := graph.NewPartition(context.Background(), g, graph.PartitionOptions{FPGAs: 4, PEs: 9})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ResetTimer()
-	c0 := processCPU()
-	for range b.N {
-		newPELists(g, part, Hazard{Hold: 2, Slots: HazardSlots})
-	}
-	b.ReportMetric((processCPU()-c0).Seconds()/float64(b.N), "cpu-s/op")
 }
 
 // processCPU is the process's user and system time so far.
