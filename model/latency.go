@@ -474,13 +474,13 @@ func MechTitle(m string) string {
 // without the memory's latency, and never less than T_sys allows. It
 // returns T_sys when the workload has no profiles (a balanced prediction
 // costs no more than this).
-func ceiling(p *Platform, w *Workload, r Result) float64 { return ceilingWith(p, w, r, 0) }
+func ceiling(p *Platform, w *Workload, r Result) float64 { return ceilingWith(p, w, r, 0, nil) }
 
 // PredictionCeiling returns a throughput the prediction at r cannot
-// exceed, from the reference run's counts and the partition's fullest PE:
-// it costs a partition (kept for the profile), not a profile, so a caller
-// can tell when a profile cannot change its answer. Without profiles it
-// is T_sys.
+// exceed, from the reference run's counts and the partition's fullest and
+// busiest PEs: it costs a partition (kept for the profile) and a count of
+// the senders' arcs per PE, not a profile, so a caller can tell when a
+// profile cannot change its answer. Without profiles it is T_sys.
 func PredictionCeiling(ctx context.Context, p *Platform, w *Workload, r Result) (float64, error) {
 	if w.Profiles == nil {
 		return ceiling(p, w, r), nil
@@ -489,12 +489,27 @@ func PredictionCeiling(ctx context.Context, p *Platform, w *Workload, r Result) 
 	if err != nil {
 		return 0, err
 	}
-	return ceilingWith(p, w, r, most), nil
+	busiest, err := w.Profiles.busiest(ctx, r.FPGAs, r.PEs)
+	if err != nil {
+		return 0, err
+	}
+	var perStep []int64
+	if steps := w.Profiles.act.Steps; len(steps) == len(w.Supersteps) {
+		perStep = make([]int64, len(steps))
+		for i, s := range steps {
+			if s.Set >= 0 {
+				perStep[i] = busiest[s.Set]
+			}
+		}
+	}
+	return ceilingWith(p, w, r, most, perStep), nil
 }
 
 // ceilingWith is ceiling with the partition's fullest PE, most vertices
-// (0: not known, at least V / nPE), whose sweep every superstep pays.
-func ceilingWith(p *Platform, w *Workload, r Result, most int) float64 {
+// (0: not known, at least V / nPE), whose sweep every superstep pays, and
+// the cycles of every superstep's busiest PE (nil: not known; see
+// Profiles.busiest).
+func ceilingWith(p *Platform, w *Workload, r Result, most int, busiest []int64) float64 {
 	if w.Profiles == nil || len(w.Supersteps) == 0 || r.TSys <= 0 || p.ClockHz <= 0 {
 		return r.TSys
 	}
@@ -518,13 +533,17 @@ func ceilingWith(p *Platform, w *Workload, r Result, most int) float64 {
 	meanSweep := float64(w.Vertices)/nPE + 1
 	var cycles float64
 	var msgs int64
-	for _, s := range w.Supersteps {
+	for i, s := range w.Supersteps {
 		mean := float64(s.Messages) / nPE
 		xb := math.Ceil(float64(s.Active)/float64(c.FPGAs)) + nPE
 		if c.Arch == GraVF {
 			xb = mean + nPE
 		}
-		cyc := max(mean, xb, sweep, meanSweep+mean) + sync
+		cyc := max(mean, xb, sweep, meanSweep+mean)
+		if busiest != nil {
+			cyc = max(cyc, float64(busiest[i]))
+		}
+		cyc += sync
 		if math.IsInf(r.TSys, 1) {
 			cycles += cyc
 		} else {
