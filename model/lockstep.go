@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/gravf-tui/gravf-tui/crew"
 )
@@ -224,34 +226,54 @@ func (lk *lockstep) run(senders []uint32) {
 // route counts what every FPGA's crossbar and every link carries (an
 // update goes to the FPGAs that hold a neighbour, or to every FPGA
 // without the filter; a barrier marker to every FPGA) and lists, per
-// FPGA, the items its crossbar moves (lk.want, indices into items).
+// FPGA, the items its crossbar moves (lk.want, indices into items). Each
+// FPGA's list and counts are its own, so the FPGAs are routed on the
+// recursion's cores.
 func (lk *lockstep) route(items []readyItem) {
 	w := lk.w
 	nP := w.part.PEs
-	for f := range lk.want {
-		lk.want[f] = lk.want[f][:0]
-	}
-	for i, it := range items {
-		if it.barrier {
-			for f := 0; f < w.nF; f++ {
-				w.xbar[f]++
-				lk.want[f] = append(lk.want[f], int32(i))
-			}
-			continue
+	for _, it := range items {
+		if !it.barrier {
+			w.local[int(it.pe)/nP]++
 		}
-		home := int(it.pe) / nP
-		w.local[home]++
-		for f := range w.nF {
-			if len(lk.lists.on(it.rank, f)) == 0 && f != home && w.opt.Filter {
+	}
+	routeTo := func(f int) {
+		want := lk.want[f][:0]
+		from := make([]int64, w.nF) // updates from each home, counted apart from the other FPGAs' lines
+		for i, it := range items {
+			home := int(it.pe) / nP
+			if !it.barrier && f != home && w.opt.Filter && len(lk.lists.on(it.rank, f)) == 0 {
 				continue
 			}
-			w.xbar[f]++
-			lk.want[f] = append(lk.want[f], int32(i))
-			if f != home {
-				w.link[home*w.nF+f]++
+			want = append(want, int32(i))
+			if !it.barrier && f != home {
+				from[home]++
 			}
 		}
+		lk.want[f] = want
+		w.xbar[f] += int64(len(want))
+		for h, n := range from {
+			w.link[h*w.nF+f] += n
+		}
 	}
+	if lk.cores <= 1 || w.nF == 1 {
+		for f := range w.nF {
+			routeTo(f)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(lk.cores, w.nF) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for f := int(next.Add(1)) - 1; f < w.nF; f = int(next.Add(1)) - 1 {
+				routeTo(f)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // schedule calls move for every item every FPGA's crossbar moves, in the
