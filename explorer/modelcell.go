@@ -124,7 +124,9 @@ func NewPredictionProfiles(ctx context.Context, k *kernel.Kernel, g *graph.Graph
 
 func evaluateModel(ctx context.Context, p *model.Platform, k *kernel.Kernel, g *graph.Graph, cfg model.Config, pe model.PEDesign, cpe float64, ps *model.Profiles, degrees [][2]int64) (*ModelOutput, error) {
 	w := newWorkload(p, k, g, pe, cpe, degrees)
-	w.Ctx = ctx
+	// The optimiser's and the recommendations' profiles, one after the
+	// other, share the memory of their lists.
+	w.Ctx = model.WithListReuse(ctx)
 	if ps != nil {
 		w.Attach(ps)
 	}

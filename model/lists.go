@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"math/bits"
 	"runtime"
 	"slices"
@@ -45,6 +46,64 @@ type peLists struct {
 	loc16 []uint16 // loc where no PE holds more than 65,536 vertices
 	slot  []uint8
 	aoff  []uint32
+	// bufs holds the arrays above, for release.
+	bufs *listBuffers
+}
+
+// listBuffers are the large arrays of a peLists. Every element is
+// written before it is read, so the profiles of one evaluation, computed
+// one after the other, can hand them on (WithListReuse): a fresh array of
+// tens of megabytes costs the first touch of each of its pages (on
+// rmat:scale=20 at 4 x 9, 2 bytes per arc for the keys alone, about 0.1 s
+// of page faults a profile).
+type listBuffers struct {
+	rank, bound, aoff, loc []uint32
+	loc16                  []uint16
+	slot                   []uint8
+}
+
+// listReuse holds the buffers of the lists of the last profile computed
+// under a context of WithListReuse.
+type listReuse struct {
+	mu    sync.Mutex
+	spare *listBuffers
+}
+
+type listReuseKey struct{}
+
+// WithListReuse returns a context under which the profiles computed one
+// after the other reuse the memory of their lists: an evaluation that
+// predicts several design points (the optimiser's and the
+// recommendations') wraps its context with it, and the memory is freed
+// with the context's last user.
+func WithListReuse(ctx context.Context) context.Context {
+	return context.WithValue(ctx, listReuseKey{}, &listReuse{})
+}
+
+// takeListBuffers returns the spare buffers of ctx's reuse, if any.
+func takeListBuffers(ctx context.Context) *listBuffers {
+	r, _ := ctx.Value(listReuseKey{}).(*listReuse)
+	if r == nil {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	b := r.spare
+	r.spare = nil
+	return b
+}
+
+// release hands the lists' buffers to ctx's reuse, if any; pl must not
+// be used after it.
+func (pl *peLists) release(ctx context.Context) {
+	r, _ := ctx.Value(listReuseKey{}).(*listReuse)
+	if r == nil || pl == nil {
+		return
+	}
+	r.mu.Lock()
+	r.spare = pl.bufs
+	r.mu.Unlock()
+	*pl = peLists{}
 }
 
 // peRun is the part of a vertex's list that one PE holds: its arcs from
@@ -58,24 +117,28 @@ type peRun struct {
 const listChunk = 1 << 14
 
 // newPELists splits g's lists by part's owners for hazard detector h, on
-// every core; the result does not depend on how the work was divided.
-func newPELists(g *graph.Graph, part *graph.Partition, h Hazard) *peLists {
+// every core, in b's arrays (nil: new ones); the result does not depend
+// on how the work was divided.
+func newPELists(g *graph.Graph, part *graph.Partition, h Hazard, b *listBuffers) *peLists {
 	nV, nF := g.NumVertices(), part.FPGAs
 	order := sweepOrder(part)
 	chunks := (nV + listChunk - 1) / listChunk
-	pl := &peLists{nF: nF, rank: make([]uint32, nV), bound: make([]uint32, nV*nF+chunks), chunks: make([][]peRun, chunks)}
+	if b == nil {
+		b = &listBuffers{}
+	}
+	pl := &peLists{nF: nF, rank: grow(&b.rank, nV), bound: grow(&b.bound, nV*nF+chunks), chunks: make([][]peRun, chunks), bufs: b}
 	withLocal := h.Hold > 1
 	switch {
 	case withLocal && h.Slots > 0:
-		pl.slot = make([]uint8, g.NumArcs())
+		pl.slot = grow(&b.slot, g.NumArcs())
 	case withLocal && fullestPE(part) <= 1<<16:
-		pl.loc16 = make([]uint16, g.NumArcs())
+		pl.loc16 = grow(&b.loc16, g.NumArcs())
 	case withLocal:
-		pl.loc = make([]uint32, g.NumArcs())
+		pl.loc = grow(&b.loc, g.NumArcs())
 	}
 	dest := destinations(part, h)
 	if withLocal {
-		pl.aoff = make([]uint32, nV)
+		pl.aoff = grow(&b.aoff, nV)
 	}
 	var arcs uint32
 	for p, u := range order {

@@ -14,7 +14,8 @@ import (
 // slots or local indices against its adjacency list, on graphs of more
 // vertices than one worker splits at a time (listChunk), so that the
 // bounds across chunks are covered, and for every detector the lists
-// serve.
+// serve; in new arrays and in the arrays of another partition's lists
+// filled with garbage (WithListReuse), which must all be overwritten.
 func TestPEListsMatchTheGraph(t *testing.T) {
 	for _, tc := range []struct {
 		spec   string
@@ -32,7 +33,27 @@ func TestPEListsMatchTheGraph(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%s/%dx%d/%+v", tc.spec, tc.nF, tc.nP, tc.h), func(t *testing.T) {
 			g, part := partitioned(t, tc.spec, tc.nF, tc.nP)
-			pl := newPELists(g, part, tc.h)
+			pl := newPELists(g, part, tc.h, nil)
+			for u := range uint32(g.NumVertices()) {
+				checkPEList(t, g, part, pl, tc.h, u)
+			}
+			other, err := graph.NewPartition(context.Background(), g, graph.PartitionOptions{FPGAs: tc.nF, PEs: tc.nP + 1, Method: graph.Robin})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := newPELists(g, other, tc.h, nil).bufs
+			for _, a := range [][]uint32{b.rank, b.bound, b.aoff, b.loc} {
+				for i := range a {
+					a[i] = 0xabcdef
+				}
+			}
+			for i := range b.loc16 {
+				b.loc16[i] = 0xabcd
+			}
+			for i := range b.slot {
+				b.slot[i] = 0xab
+			}
+			pl = newPELists(g, part, tc.h, b)
 			for u := range uint32(g.NumVertices()) {
 				checkPEList(t, g, part, pl, tc.h, u)
 			}
@@ -76,6 +97,10 @@ func checkPEList(t *testing.T, g *graph.Graph, part *graph.Partition, pl *peList
 				case pl.loc != nil:
 					if pl.loc[list+arc+uint32(k)] != l {
 						t.Fatalf("vertex %d, PE %d, edge %d: local index %d, want %d", u, r.pe, k, pl.loc[list+arc+uint32(k)], l)
+					}
+				case pl.loc16 != nil:
+					if uint32(pl.loc16[list+arc+uint32(k)]) != l {
+						t.Fatalf("vertex %d, PE %d, edge %d: local index %d, want %d", u, r.pe, k, pl.loc16[list+arc+uint32(k)], l)
 					}
 				}
 			}
@@ -123,7 +148,7 @@ func BenchmarkPELists(b *testing.B) {
 			b.Run(fmt.Sprintf("scale=%d/%s", scale, d.name), func(b *testing.B) {
 				c0 := processCPU()
 				for range b.N {
-					newPELists(g, part, d.h)
+					newPELists(g, part, d.h, nil)
 				}
 				b.ReportMetric((processCPU()-c0).Seconds()/float64(b.N), "cpu-s/op")
 			})

@@ -31,7 +31,7 @@ func TestReadyOrderIsTheSweepOrder(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%s/%dx%d/every%d", tc.spec, tc.nF, tc.nP, tc.every), func(t *testing.T) {
 			g, part := partitioned(t, tc.spec, tc.nF, tc.nP)
-			lists := newPELists(g, part, Hazard{Hold: 1})
+			lists := newPELists(g, part, Hazard{Hold: 1}, nil)
 			w := newProfiler(g, part, ProfileOptions{Arch: GraVFM}, lists, 1)
 			var senders []uint32
 			sends := make([]bool, g.NumVertices())
@@ -88,7 +88,7 @@ func TestLockstepEndsAtAnyLinkLatency(t *testing.T) {
 	for _, lat := range []int{0, -1, -40} {
 		opt := ProfileOptions{Arch: GraVFM, Mem: OffChip, PE: PEGenerated, Filter: true,
 			Hazard: Hazard{Hold: 2, Slots: HazardSlots}, EdgesPerWord: 4, InFlight: 8, MemLatency: 20, LinkLatency: lat}
-		w := newProfiler(g, part, opt, newPELists(g, part, opt.Hazard), 2)
+		w := newProfiler(g, part, opt, newPELists(g, part, opt.Hazard, nil), 2)
 		done := make(chan StepWork, 1)
 		go func() { done <- w.step(senders) }()
 		select {
@@ -139,7 +139,7 @@ func BenchmarkLockstep(b *testing.B) {
 			for _, d := range detectors {
 				opt := ProfileOptions{Arch: GraVFM, Mem: OffChip, PE: PEGenerated, Filter: true,
 					Hazard: d.h, EdgesPerWord: 4, InFlight: 64, MemLatency: 75, LinkLatency: 188}
-				lists := newPELists(g, part, opt.Hazard)
+				lists := newPELists(g, part, opt.Hazard, nil)
 				for _, cores := range []int{1, 2} {
 					b.Run(fmt.Sprintf("%s/cores=%d", d.name, cores), func(b *testing.B) {
 						w := newProfiler(g, part, opt, lists, cores)
@@ -179,7 +179,7 @@ func TestLockstepCrewMovesAsOneCore(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%s/%dx%d/%s", tc.spec, tc.nF, tc.nP, tc.opt.Mem), func(t *testing.T) {
 			g, part := partitioned(t, tc.spec, tc.nF, tc.nP)
-			lists := newPELists(g, part, tc.opt.Hazard)
+			lists := newPELists(g, part, tc.opt.Hazard, nil)
 			one := newProfiler(g, part, tc.opt, lists, 1)
 			for _, cores := range []int{2, 3} {
 				crew := newProfiler(g, part, tc.opt, lists, cores)

@@ -151,9 +151,10 @@ func newProfile(ctx context.Context, g *graph.Graph, part *graph.Partition, act 
 	}
 	var lists *peLists
 	if opt.Arch != GraVF {
-		lists = newPELists(g, part, opt.Hazard)
+		lists = newPELists(g, part, opt.Hazard, takeListBuffers(ctx))
 	}
 	bySet, silent, err := profileSets(ctx, g, part, act, opt, lists, report)
+	lists.release(ctx)
 	if err != nil {
 		return nil, err
 	}
