@@ -107,7 +107,7 @@ func betterPartition(p *model.Platform, w *model.Workload, b model.Result, pr *m
 			continue
 		}
 		wm := w.WithProfiles(w.Profiles.With(m))
-		if c, err := model.PredictionCeiling(w.Ctx, p, wm, b); err == nil && c <= pr.TEPS*1.01 {
+		if c, err := model.PredictionCeiling(w.Ctx, p, wm, b, pr.TEPS*1.01); err == nil && c <= pr.TEPS*1.01 {
 			continue // its partition cannot do better: no profile needed
 		}
 		x, err := model.PredictContext(w.Ctx, p, wm, b)

@@ -480,14 +480,20 @@ func ceiling(p *Platform, w *Workload, r Result) float64 { return ceilingWith(p,
 // exceed, from the reference run's counts and the partition's fullest and
 // busiest PEs: it costs a partition (kept for the profile) and a count of
 // the senders' arcs per PE, not a profile, so a caller can tell when a
-// profile cannot change its answer. Without profiles it is T_sys.
-func PredictionCeiling(ctx context.Context, p *Platform, w *Workload, r Result) (float64, error) {
+// profile cannot change its answer. Without profiles it is T_sys. A
+// caller that only asks whether the ceiling is at most some throughput
+// passes it as enough: the count of arcs is skipped when the fullest PE
+// already brings the ceiling that low (0: always counted).
+func PredictionCeiling(ctx context.Context, p *Platform, w *Workload, r Result, enough float64) (float64, error) {
 	if w.Profiles == nil {
 		return ceiling(p, w, r), nil
 	}
 	most, err := w.Profiles.fullest(ctx, r.FPGAs, r.PEs)
 	if err != nil {
 		return 0, err
+	}
+	if c := ceilingWith(p, w, r, most, nil); c <= enough {
+		return c, nil
 	}
 	busiest, err := w.Profiles.busiest(ctx, r.FPGAs, r.PEs)
 	if err != nil {

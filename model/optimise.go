@@ -75,16 +75,17 @@ func (pd *predictor) at(r Result) *Prediction {
 	return &pr
 }
 
-// refined returns the ceiling at r with its partition's fullest PE
-// (PredictionCeiling); false when there is no partition to look at.
-func (pd *predictor) refined(r Result) (float64, bool) {
+// refined returns the ceiling at r with its partition's fullest and
+// busiest PEs (PredictionCeiling, refined no further once it is at most
+// enough); false when there is no partition to look at.
+func (pd *predictor) refined(r Result, enough float64) (float64, bool) {
 	if pd.w.Profiles == nil {
 		return 0, false
 	}
 	if _, ok := pd.got[[2]int{r.FPGAs, r.PEs}]; ok {
 		return 0, false
 	}
-	c, err := PredictionCeiling(pd.w.context(), pd.p, pd.w, r)
+	c, err := PredictionCeiling(pd.w.context(), pd.p, pd.w, r, enough)
 	return c, err == nil
 }
 
@@ -280,7 +281,7 @@ func choose(p *Platform, w *Workload, base Config, loF, hiF, loP, hiP int, start
 		if chosenPred == nil || at(r) < chosenPred.TEPS*(1-1e-9) {
 			break
 		}
-		if c, ok := pd.refined(r); ok && c < chosenPred.TEPS*(1-1e-9) {
+		if c, ok := pd.refined(r, chosenPred.TEPS*(1-1e-9)); ok && c < chosenPred.TEPS*(1-1e-9) {
 			continue // the partition's fullest PE rules it out
 		}
 		pr := pd.at(r)

@@ -59,7 +59,7 @@ func predictionBounded(t *testing.T, p *model.Platform, w *model.Workload, name 
 		if ceil := model.Ceiling(p, w, r); pr.TEPS > ceil*(1+1e-9) {
 			t.Errorf("%s %+v: predicted %.4g TEPS above the optimiser's ceiling %.4g", name, c, pr.TEPS, ceil)
 		}
-		if ceil, err := model.PredictionCeiling(context.Background(), p, w, r); err != nil || pr.TEPS > ceil*(1+1e-9) || ceil > model.Ceiling(p, w, r)*(1+1e-9) {
+		if ceil, err := model.PredictionCeiling(context.Background(), p, w, r, 0); err != nil || pr.TEPS > ceil*(1+1e-9) || ceil > model.Ceiling(p, w, r)*(1+1e-9) {
 			t.Errorf("%s %+v: predicted %.4g TEPS, the ceiling with the partition %.4g (%v), without %.4g", name, c, pr.TEPS, ceil, err, model.Ceiling(p, w, r))
 		}
 		var sum float64
@@ -89,7 +89,7 @@ func TestPredictionCeilingSeesBusiestPE(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	refined, err := model.PredictionCeiling(context.Background(), p, w, r)
+	refined, err := model.PredictionCeiling(context.Background(), p, w, r, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
