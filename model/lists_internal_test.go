@@ -130,14 +130,7 @@ func countRuns(pl *peLists, p uint32) int {
 // arc's destination; cpu-s/op is the CPU time of all cores.
 func BenchmarkPELists(b *testing.B) {
 	for _, scale := range []int{18, 20} {
-		g, err := graph.Load(fmt.Sprintf("rmat:scale=%d,ef=16,seed=1,scramble=true", scale), graph.ReadOptions{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		part, err := graph.NewPartition(context.Background(), g, graph.PartitionOptions{FPGAs: 4, PEs: 9})
-		if err != nil {
-			b.Fatal(err)
-		}
+		g, part := partitioned(b, fmt.Sprintf("rmat:scale=%d,ef=16,seed=1,scramble=true", scale), 4, 9)
 		for _, d := range []struct {
 			name string
 			h    Hazard

@@ -120,14 +120,7 @@ func BenchmarkLockstep(b *testing.B) {
 	}
 	for _, scale := range []int{16, 18, 20} {
 		b.Run(fmt.Sprintf("scale=%d", scale), func(b *testing.B) {
-			g, err := graph.Load(fmt.Sprintf("rmat:scale=%d,ef=16,seed=1,scramble=true", scale), graph.ReadOptions{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			part, err := graph.NewPartition(context.Background(), g, graph.PartitionOptions{FPGAs: 4, PEs: 9})
-			if err != nil {
-				b.Fatal(err)
-			}
+			g, part := partitioned(b, fmt.Sprintf("rmat:scale=%d,ef=16,seed=1,scramble=true", scale), 4, 9)
 			var sets [][]uint32
 			for _, every := range []int{1, 3, 17} {
 				var s []uint32
