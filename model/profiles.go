@@ -221,8 +221,8 @@ func (ps *Profiles) fullest(ctx context.Context, nF, nP int) (int, error) {
 // then one cycle per message it gathers, the arcs from the set's senders
 // into its vertices (the recursion starts a PE's gather after its own
 // sweep and issues one message per cycle at most). It reads the set's
-// arcs once, or, for a set of every vertex, each vertex's in-degree: a
-// cheap refinement of the ceiling where the partition loads a PE more
+// arcs once, or, for a set of every vertex of an undirected graph, each
+// vertex's degree: a cheap refinement of the ceiling where the partition loads a PE more
 // than the mean (greedy-sorted keeps the vertices balanced but not the
 // edges: on rmat:scale=20 at 4 x 9 its busiest PE holds 1.43 times the
 // mean).
