@@ -464,11 +464,14 @@ func (e *evaluator) resolveConfig(d *point) (model.Config, error) {
 	if cfg.FPGAs > 0 && cfg.PEs > 0 {
 		return cfg, nil
 	}
+	// The histogram first: with it cached, a front end shows the bound
+	// (Notebook.Bound) while the reference run behind the profiles runs.
+	deg := e.degrees(d)
 	ps, err := e.profiles(d)
 	if err != nil {
 		return cfg, err
 	}
-	mo, err := evaluateModel(e.predictionContext(), d.Platform, d.Kernel, d.Graph, cfg, d.Options.PE, d.Options.CPE, ps, e.degrees(d))
+	mo, err := evaluateModel(e.predictionContext(), d.Platform, d.Kernel, d.Graph, cfg, d.Options.PE, d.Options.CPE, ps, deg)
 	if err != nil {
 		return cfg, err
 	}
@@ -483,6 +486,7 @@ func (e *evaluator) model(in *Model) (Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	deg := e.degrees(d) // before the reference run, as in resolveConfig
 	var ps *model.Profiles
 	if in.Latency && !e.boundOnly {
 		if ps, err = e.profiles(d); err != nil {
@@ -492,7 +496,7 @@ func (e *evaluator) model(in *Model) (Output, error) {
 			ps = ps.CachedOnly()
 		}
 	}
-	return evaluateModel(e.predictionContext(), d.Platform, d.Kernel, d.Graph, d.Config(), d.Options.PE, d.Options.CPE, ps, e.degrees(d))
+	return evaluateModel(e.predictionContext(), d.Platform, d.Kernel, d.Graph, d.Config(), d.Options.PE, d.Options.CPE, ps, deg)
 }
 
 // --- notes ------------------------------------------------------------------

@@ -204,3 +204,52 @@ func TestBound(t *testing.T) {
 		t.Errorf("500 PEs per FPGA: bound %v, error %v", b, err)
 	}
 }
+
+// TestBoundDuringReferenceRun: after the dataset changes, the cell that
+// runs the reference run behind the prediction (the partition cell when
+// the optimiser chooses nP, else the model cell) first caches the graph's
+// degree histogram, so that Bound gives T_sys while the run is under way
+// instead of after it (seconds on a large graph).
+func TestBoundDuringReferenceRun(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		pes  int
+		cell int // the cell evaluated, which runs the reference run
+	}{
+		{"partition cell, nP chosen", 0, 4},
+		{"model cell, nP chosen", 0, 5},
+		{"model cell, nP given", 9, 5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			nb := Default()
+			if err := nb.Edit(1, func(in Input) error { in.(*Platform).PEs = tc.pes; return nil }); err != nil {
+				t.Fatal(err)
+			}
+			if err := nb.Edit(3, func(in Input) error { in.(*Dataset).Graph = "rmat:scale=12,ef=16"; return nil }); err != nil {
+				t.Fatal(err)
+			}
+			job, err := nb.Plan(tc.cell)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := false
+			if _, err := job.Run(context.Background(), func(p Progress) {
+				if seen || !strings.Contains(p.Text, "reference run") {
+					return
+				}
+				seen = true
+				if p.Cell != tc.cell {
+					t.Errorf("the reference run in cell %d, want %d", p.Cell, tc.cell)
+				}
+				if b, err := nb.Bound(5); b == nil || err != nil {
+					t.Errorf("no bound while the reference run runs (%v)", err)
+				}
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if !seen {
+				t.Fatal("no reference run reported")
+			}
+		})
+	}
+}
