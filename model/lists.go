@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/gravf-tui/gravf-tui/graph"
 )
@@ -148,25 +147,14 @@ func newPELists(g *graph.Graph, part *graph.Partition, h Hazard, b *listBuffers)
 			arcs += g.Offsets[u+1] - g.Offsets[u]
 		}
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(chunks, 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s := newListSplitter(part.NumPEs())
-			for {
-				c := int(next.Add(1)) - 1
-				if c >= chunks {
-					return
-				}
-				lo, hi := c*listChunk, min((c+1)*listChunk, nV)
-				pl.chunks[c] = s.split(g, part, pl, order[lo:hi], lo, c, dest)
-				pl.bound[hi*nF+c] = uint32(len(pl.chunks[c]))
-			}
-		}()
-	}
-	wg.Wait()
+	inPieces(runtime.GOMAXPROCS(0), chunks, func(take func() (int, bool)) {
+		s := newListSplitter(part.NumPEs())
+		for c, ok := take(); ok; c, ok = take() {
+			lo, hi := c*listChunk, min((c+1)*listChunk, nV)
+			pl.chunks[c] = s.split(g, part, pl, order[lo:hi], lo, c, dest)
+			pl.bound[hi*nF+c] = uint32(len(pl.chunks[c]))
+		}
+	})
 	return pl
 }
 

@@ -4,8 +4,6 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/gravf-tui/gravf-tui/crew"
 )
@@ -239,7 +237,10 @@ func (lk *lockstep) route(items []readyItem) {
 	}
 	routeTo := func(f int) {
 		want := lk.want[f][:0]
-		from := make([]int64, w.nF) // updates from each home, counted apart from the other FPGAs' lines
+		// The updates from each home FPGA, added to w.link at the end so
+		// that the FPGAs routed on other cores do not write the same
+		// cache lines item by item.
+		from := make([]int64, w.nF)
 		for i, it := range items {
 			home := int(it.pe) / nP
 			if !it.barrier && f != home && w.opt.Filter && len(lk.lists.on(it.rank, f)) == 0 {
@@ -256,24 +257,11 @@ func (lk *lockstep) route(items []readyItem) {
 			w.link[h*w.nF+f] += n
 		}
 	}
-	if lk.cores <= 1 || w.nF == 1 {
-		for f := range w.nF {
+	inPieces(lk.cores, w.nF, func(take func() (int, bool)) {
+		for f, ok := take(); ok; f, ok = take() {
 			routeTo(f)
 		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(lk.cores, w.nF) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for f := int(next.Add(1)) - 1; f < w.nF; f = int(next.Add(1)) - 1 {
-				routeTo(f)
-			}
-		}()
-	}
-	wg.Wait()
+	})
 }
 
 // schedule calls move for every item every FPGA's crossbar moves, in the

@@ -282,7 +282,7 @@ func choose(p *Platform, w *Workload, base Config, loF, hiF, loP, hiP int, start
 			break
 		}
 		if c, ok := pd.refined(r, chosenPred.TEPS*(1-1e-9)); ok && c < chosenPred.TEPS*(1-1e-9) {
-			continue // the partition's fullest PE rules it out
+			continue // the partition's fullest or busiest PE rules it out
 		}
 		pr := pd.at(r)
 		if pr == nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
-	"sync/atomic"
 
 	"github.com/gravf-tui/gravf-tui/graph"
 )
@@ -175,8 +174,6 @@ func newProfile(ctx context.Context, g *graph.Graph, part *graph.Partition, act 
 func profileSets(ctx context.Context, g *graph.Graph, part *graph.Partition, act *Activity, opt ProfileOptions, lists *peLists, report func(done, total int)) ([]StepWork, StepWork, error) {
 	bySet := make([]StepWork, len(act.Sets))
 	var silent StepWork
-	var next atomic.Int64
-	var wg sync.WaitGroup
 	var mu sync.Mutex
 	done := 0
 	finished := func() {
@@ -189,30 +186,19 @@ func profileSets(ctx context.Context, g *graph.Graph, part *graph.Partition, act
 	}
 	// Fewer sets than cores leave cores to each set's recursion.
 	cores := max(1, runtime.GOMAXPROCS(0)/max(len(act.Sets), 1))
-	for range min(runtime.GOMAXPROCS(0), len(act.Sets)+1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w := newProfiler(g, part, opt, lists, cores)
-			for {
-				i := int(next.Add(1)) - 1
-				switch {
-				case ctx.Err() != nil:
-					return
-				case i < len(act.Sets):
-					bySet[i] = w.step(act.Sets[i])
-					bySet[i].Set = i
-					finished()
-				case i == len(act.Sets):
-					silent = w.silent()
-					silent.Set = -1
-				default:
-					return
-				}
+	inPieces(runtime.GOMAXPROCS(0), len(act.Sets)+1, func(take func() (int, bool)) {
+		w := newProfiler(g, part, opt, lists, cores)
+		for i, ok := take(); ok && ctx.Err() == nil; i, ok = take() {
+			if i == len(act.Sets) {
+				silent = w.silent()
+				silent.Set = -1
+				continue
 			}
-		}()
-	}
-	wg.Wait()
+			bySet[i] = w.step(act.Sets[i])
+			bySet[i].Set = i
+			finished()
+		}
+	})
 	return bySet, silent, ctx.Err()
 }
 

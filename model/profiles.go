@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
-	"sync/atomic"
 
 	"github.com/gravf-tui/gravf-tui/graph"
 )
@@ -273,30 +272,22 @@ func countMessages(g *graph.Graph, part *graph.Partition, senders []uint32, msgs
 	// Pieces of senders on every core, each counting into its own
 	// array; the sums do not depend on who counted what.
 	const piece = 1 << 12
-	pieces := (len(senders) + piece - 1) / piece
-	var next atomic.Int64
 	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), pieces) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			own := make([]int64, len(msgs))
-			for i := int(next.Add(1)) - 1; i < pieces; i = int(next.Add(1)) - 1 {
-				for _, u := range senders[i*piece : min((i+1)*piece, len(senders))] {
-					for _, v := range g.Neighbors(u) {
-						own[part.PE[v]]++
-					}
+	inPieces(runtime.GOMAXPROCS(0), (len(senders)+piece-1)/piece, func(take func() (int, bool)) {
+		own := make([]int64, len(msgs))
+		for i, ok := take(); ok; i, ok = take() {
+			for _, u := range senders[i*piece : min((i+1)*piece, len(senders))] {
+				for _, v := range g.Neighbors(u) {
+					own[part.PE[v]]++
 				}
 			}
-			mu.Lock()
-			for q, n := range own {
-				msgs[q] += n
-			}
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
+		}
+		mu.Lock()
+		for q, n := range own {
+			msgs[q] += n
+		}
+		mu.Unlock()
+	})
 }
 
 // Use gives the profiles a partition made elsewhere (the simulator's),
