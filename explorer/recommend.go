@@ -86,13 +86,13 @@ func practice(p *model.Platform, w *model.Workload, b model.Result, pr *model.Pr
 	if im == nil || im.Fraction < 0.02 {
 		return out
 	}
-	s := fmt.Sprintf("PE %d of FPGA %d holds %.1fx the mean edges in superstep %d (the imbalance costs %s of the time)", im.Local, im.FPGA, im.Ratio, im.Superstep, pct(im.Fraction))
+	s := fmt.Sprintf("PE %d of FPGA %d holds %.2fx the mean edges in superstep %d (the imbalance costs %s of the time)", im.Local, im.FPGA, im.Ratio, im.Superstep, pct(im.Fraction))
 	if apr != nil {
 		ratio := 1.0
 		if im.Superstep < len(apr.Supersteps) {
 			ratio = apr.Supersteps[im.Superstep].MaxEdgesRatio
 		}
-		s += fmt.Sprintf("; %s would cut that to %.1fx (%+.0f %%, %s)", alt, ratio, 100*(apr.TEPS/pr.TEPS-1), TEPS(apr.TEPS))
+		s += fmt.Sprintf("; %s would cut that to %.2fx (%+.0f %%, %s)", alt, ratio, 100*(apr.TEPS/pr.TEPS-1), TEPS(apr.TEPS))
 	}
 	return append(out, s+".")
 }
@@ -139,7 +139,7 @@ func mechLever(pr *model.Prediction, b model.Result) string {
 	case model.MechHazards:
 		return "; a shorter gather latency, or a partition that keeps hubs apart, stalls gather less"
 	case model.MechSweep:
-		return fmt.Sprintf("; every superstep sweeps the %s PEs' vertices, which more PEs shorten", count(b.FPGAs*b.PEs, "of the"))
+		return fmt.Sprintf("; each superstep sweeps every vertex once, in parallel over the %d PEs, so more PEs shorten it", b.FPGAs*b.PEs)
 	case model.MechSync:
 		return fmt.Sprintf("; t_sync is %.2f us per superstep, paid %d times", pr.SyncSeconds*1e6, len(pr.Supersteps))
 	case model.MechNetwork:

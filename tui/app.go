@@ -259,6 +259,12 @@ func (a *App) key(msg tea.KeyMsg) tea.Cmd {
 		}
 		return cmd
 	}
+	if a.showHelp && key.Matches(msg, km.Leave) {
+		// Esc closes the help first, as in lazygit and k9s; a second one
+		// leaves the cell.
+		a.showHelp = false
+		return nil
+	}
 	if a.mode == modeCell && key.Matches(msg, km.Leave) {
 		a.setMode(modeNotebook)
 		return nil

@@ -366,7 +366,7 @@ func TestSmallTerminals(t *testing.T) {
 		t.Error("keys do not work in a small terminal")
 	}
 	press(a, "?")
-	if v := a.View(); !strings.Contains(v, "keys (? closes)") || len(strings.Split(v, "\n")) != 15 {
+	if v := a.View(); !strings.Contains(v, "keys (? or esc closes)") || len(strings.Split(v, "\n")) != 15 {
 		t.Errorf("the help at 60x15:\n%s", v)
 	}
 	press(a, "?")
@@ -431,6 +431,24 @@ func TestHelpLiveKeys(t *testing.T) {
 	press(a, "enter")
 	if v := a.View(); !strings.Contains(v, "back to the notebook") || strings.Contains(v, "next cell ") {
 		t.Errorf("the help in a cell:\n%s", v)
+	}
+}
+
+// TestHelpClosesWithEsc: esc closes the help before it leaves a cell,
+// and a key the help shadows still does what it says afterwards.
+func TestHelpClosesWithEsc(t *testing.T) {
+	a := evaluatedApp(t, 100, 30)
+	press(a, "?", "esc")
+	if a.showHelp || a.mode != modeNotebook {
+		t.Fatalf("esc on the notebook's help: help %v, mode %v", a.showHelp, a.mode)
+	}
+	press(a, "enter", "?", "esc")
+	if a.showHelp || a.mode != modeCell {
+		t.Fatalf("esc on a cell's help: help %v, mode %v (want the help closed, still in the cell)", a.showHelp, a.mode)
+	}
+	press(a, "esc")
+	if a.mode != modeNotebook {
+		t.Errorf("the second esc did not leave the cell: mode %v", a.mode)
 	}
 }
 

@@ -230,7 +230,7 @@ func (a *App) fullHelp() []string {
 	for i := range out {
 		out[i] = truncate(out[i], a.width)
 	}
-	return append([]string{rule("keys (? closes)", a.width, th)}, out...)
+	return append([]string{rule("keys (? or esc closes)", a.width, th)}, out...)
 }
 
 // shortKeys is the one-line help: the most used of the live keys.
