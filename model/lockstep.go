@@ -237,6 +237,12 @@ func (lk *lockstep) route(items []readyItem) {
 	}
 	routeTo := func(f int) {
 		want := lk.want[f][:0]
+		if cap(want) < len(items) {
+			// At most every item: one allocation rather than a doubling
+			// that copies and touches twice the pages (the first
+			// superstep of a profile, every vertex a sender, sets it).
+			want = make([]int32, 0, len(items))
+		}
 		// The updates from each home FPGA, added to w.link at the end so
 		// that the FPGAs routed on other cores do not write the same
 		// cache lines item by item.
